@@ -1,0 +1,88 @@
+import { ConfigError, loadConfig, parseContactHours, parseDuration } from './config.js';
+
+describe('loadConfig', () => {
+  it('gives the contract defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      databaseUrl: 'postgresql://postgres@127.0.0.1:5432/leadhook',
+      redisUrl: 'redis://127.0.0.1:6379',
+      publicBaseUrl: 'http://localhost:3000',
+      intakePort: 3000,
+      apiPort: 3001,
+      playbookWorkerPort: 3002,
+      webhookWorkerPort: 3003,
+      webhookTimeoutMs: 15000,
+      webhookAllowPrivateTargets: false,
+      intakeRateLimitPerSource: 50,
+      intakeMaxBodyBytes: 65536,
+      duplicateWindowDays: 30,
+      logLevel: 'info',
+    });
+    expect(config.webhookRetryScheduleMs).toEqual([
+      0, 5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+    ]);
+    expect(config.contactHours).toEqual({ startMinute: 480, endMinute: 1260, text: '08:00-21:00' });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('names every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        INTAKE_PORT: '70000',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'maybe',
+        LOG_LEVEL: 'loud',
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toMatch(/^INTAKE_PORT: /);
+    expect(problems[1]).toMatch(/^WEBHOOK_ALLOW_PRIVATE_TARGETS: /);
+    expect(problems[2]).toMatch(/^LOG_LEVEL: /);
+  });
+
+  it('never shows a connection password in its message', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://u:hunter2@db/x' })).toThrow(ConfigError);
+    try {
+      loadConfig({ DATABASE_URL: 'mysql://u:hunter2@db/x' });
+    } catch (err) {
+      expect(String(err)).toContain('DATABASE_URL');
+      expect(String(err)).not.toContain('hunter2');
+    }
+  });
+
+  it('trims a trailing slash from PUBLIC_BASE_URL', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://in.example.com/' }).publicBaseUrl).toBe(
+      'https://in.example.com',
+    );
+  });
+});
+
+describe('parseDuration', () => {
+  it.each([
+    ['0', 0],
+    ['250ms', 250],
+    ['5s', 5000],
+    ['5m', 300_000],
+    ['2h', 7_200_000],
+    ['1d', 86_400_000],
+    ['7', 7000],
+  ])('%s is %d ms', (text, ms) => {
+    expect(parseDuration(text)).toBe(ms);
+  });
+  it.each(['', 's', '-1s', '5 weeks'])('refuses %j', (text) => {
+    expect(() => parseDuration(text)).toThrow(/not a duration/);
+  });
+});
+
+describe('parseContactHours', () => {
+  it('accepts 24:00 as an end', () => {
+    expect(parseContactHours('00:00-24:00')).toMatchObject({ startMinute: 0, endMinute: 1440 });
+  });
+  it.each(['8-21', '21:00-08:00', '08:00-24:01', '25:00-26:00'])('refuses %j', (text) => {
+    expect(() => parseContactHours(text)).toThrow();
+  });
+});

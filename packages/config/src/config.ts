@@ -1,0 +1,229 @@
+/**
+ * Every environment setting of CONTRACT §5, parsed and validated once at boot into
+ * one frozen object. Only a service's main.ts calls loadConfig; packages receive
+ * what they need as options.
+ */
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** A local daily window in minutes after midnight; end may be 1440 (24:00). */
+export interface ContactHours {
+  readonly startMinute: number;
+  readonly endMinute: number;
+  /** The setting as written, e.g. "08:00-21:00". */
+  readonly text: string;
+}
+
+export interface Config {
+  readonly databaseUrl: string;
+  readonly redisUrl: string;
+  readonly publicBaseUrl: string;
+  readonly intakePort: number;
+  readonly apiPort: number;
+  readonly playbookWorkerPort: number;
+  readonly webhookWorkerPort: number;
+  readonly webhookTimeoutMs: number;
+  /** Delay before each attempt, in ms; its length is the number of attempts. */
+  readonly webhookRetryScheduleMs: readonly number[];
+  readonly webhookAllowPrivateTargets: boolean;
+  readonly contactHours: ContactHours;
+  /** Requests per second per source; 0 turns limiting off. */
+  readonly intakeRateLimitPerSource: number;
+  readonly intakeMaxBodyBytes: number;
+  readonly duplicateWindowDays: number;
+  readonly logLevel: LogLevel;
+  /** BullMQ key prefix. Use a hash tag ("{leadhook}") on Redis Cluster. */
+  readonly queuePrefix: string;
+  /** How long a process waits for in-flight work on SIGTERM before it exits. */
+  readonly shutdownTimeoutMs: number;
+}
+
+/** Thrown with every problem found, each naming its variable. */
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+const DURATION_UNITS_MS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
+
+/** "0", "250ms", "5s", "5m", "2h", "1d" → milliseconds; a bare number is seconds. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
+  if (!match) throw new Error(`"${text}" is not a duration (e.g. 0, 500ms, 5s, 5m, 2h, 1d)`);
+  const unit = DURATION_UNITS_MS[match[2] ?? 's'] ?? 1000;
+  return Math.round(Number(match[1]) * unit);
+}
+
+/** "HH:MM-HH:MM" with 24:00 allowed as the end. */
+export function parseContactHours(text: string): ContactHours {
+  const match = /^(\d{2}):(\d{2})-(\d{2}):(\d{2})$/.exec(text.trim());
+  if (!match) throw new Error(`"${text}" is not HH:MM-HH:MM`);
+  const [sh, sm, eh, em] = match.slice(1).map(Number) as [number, number, number, number];
+  const start = sh * 60 + sm;
+  const end = eh * 60 + em;
+  if (sh > 23 || sm > 59 || em > 59 || end > 1440)
+    throw new Error(`"${text}" is not a time of day`);
+  if (end <= start) throw new Error(`"${text}" ends before it starts`);
+  return { startMinute: start, endMinute: end, text: text.trim() };
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const LOG_LEVELS: readonly LogLevel[] = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+];
+
+function port(text: string): number {
+  const n = integer(text);
+  if (n < 1 || n > 65535) throw new Error(`${n} is not a TCP port (1-65535)`);
+  return n;
+}
+
+function integer(text: string): number {
+  if (!/^\d+$/.test(text.trim())) throw new Error(`"${text}" is not a whole number`);
+  return Number(text.trim());
+}
+
+function positive(text: string): number {
+  const n = integer(text);
+  if (n < 1) throw new Error(`${n} must be at least 1`);
+  return n;
+}
+
+function url(protocols: readonly string[]) {
+  return (text: string): string => {
+    let parsed: URL;
+    try {
+      parsed = new URL(text);
+    } catch {
+      throw new Error(`"${text}" is not a URL`);
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      throw new Error(`must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+    }
+    return text;
+  };
+}
+
+function redactUrl(text: string): string {
+  try {
+    const u = new URL(text);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable)';
+  }
+}
+
+function boolean(text: string): boolean {
+  const t = text.trim().toLowerCase();
+  if (t === 'true' || t === '1') return true;
+  if (t === 'false' || t === '0') return false;
+  throw new Error(`"${text}" is not true or false`);
+}
+
+function schedule(text: string): number[] {
+  const parts = text.split(',').map((p) => p.trim());
+  if (parts.length === 0 || parts.some((p) => p === '')) throw new Error('is an empty list');
+  return parts.map(parseDuration);
+}
+
+function logLevel(text: string): LogLevel {
+  const t = text.trim().toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(t)) throw new Error(`"${text}" is not one of ${LOG_LEVELS.join(', ')}`);
+  return t;
+}
+
+function queuePrefix(text: string): string {
+  if (!/^[A-Za-z0-9_{}-]+$/.test(text))
+    throw new Error(`"${text}" may use letters, digits, _ - { }`);
+  return text;
+}
+
+/**
+ * Parses the environment. Throws ConfigError naming every bad variable; a
+ * connection string's password never appears in the message.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  function read<T>(name: string, fallback: string, parse: (text: string) => T, secret = false): T {
+    const raw = env[name];
+    const text = raw === undefined || raw === '' ? fallback : raw;
+    try {
+      return parse(text);
+    } catch (err) {
+      const shown = secret ? redactUrl(text) : text;
+      const why = err instanceof Error ? err.message : String(err);
+      problems.push(`${name}: ${why.replace(text, shown)}`);
+      return parse(fallback);
+    }
+  }
+
+  const config: Config = {
+    databaseUrl: read(
+      'DATABASE_URL',
+      'postgresql://postgres@127.0.0.1:5432/leadhook',
+      url(['postgresql:', 'postgres:']),
+      true,
+    ),
+    redisUrl: read('REDIS_URL', 'redis://127.0.0.1:6379', url(['redis:', 'rediss:']), true),
+    publicBaseUrl: read('PUBLIC_BASE_URL', 'http://localhost:3000', (t) =>
+      url(['http:', 'https:'])(t).replace(/\/+$/, ''),
+    ),
+    intakePort: read('INTAKE_PORT', '3000', port),
+    apiPort: read('API_PORT', '3001', port),
+    playbookWorkerPort: read('PLAYBOOK_WORKER_PORT', '3002', port),
+    webhookWorkerPort: read('WEBHOOK_WORKER_PORT', '3003', port),
+    webhookTimeoutMs: read('WEBHOOK_TIMEOUT_MS', '15000', positive),
+    webhookRetryScheduleMs: Object.freeze(
+      read('WEBHOOK_RETRY_SCHEDULE', '0,5s,5m,30m,2h,5h,10h,10h', schedule),
+    ),
+    webhookAllowPrivateTargets: read('WEBHOOK_ALLOW_PRIVATE_TARGETS', 'false', boolean),
+    contactHours: Object.freeze(read('CONTACT_HOURS', '08:00-21:00', parseContactHours)),
+    intakeRateLimitPerSource: read('INTAKE_RATE_LIMIT_PER_SOURCE', '50', integer),
+    intakeMaxBodyBytes: read('INTAKE_MAX_BODY_BYTES', '65536', positive),
+    duplicateWindowDays: read('DUPLICATE_WINDOW_DAYS', '30', integer),
+    logLevel: read('LOG_LEVEL', 'info', logLevel),
+    queuePrefix: read('QUEUE_PREFIX', 'leadhook', queuePrefix),
+    shutdownTimeoutMs: read('SHUTDOWN_TIMEOUT_MS', '10000', positive),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+/** True when CONTACT_HOURS is wider than the federal 08:00-21:00 floor. */
+export function contactHoursWiderThanLaw(hours: ContactHours): boolean {
+  return hours.startMinute < 8 * 60 || hours.endMinute > 21 * 60;
+}
+
+/**
+ * loadConfig for a process's main: a bad value stops the process with a message
+ * naming the variable, before anything else starts.
+ */
+export function loadConfigOrExit(env: Env = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`leadhook: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

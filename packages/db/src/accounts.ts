@@ -1,0 +1,79 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { PrismaClient } from './generated/prisma/client.js';
+import { newId } from './ids.js';
+
+/**
+ * API keys: `lh_` + 32 random bytes (base64url). They are high-entropy, so a
+ * SHA-256 hash is stored and looked up by index (DESIGN.md); the plain key is
+ * shown once, at creation or rotation.
+ */
+export function generateApiKey(): string {
+  return `lh_${randomBytes(32).toString('base64url')}`;
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two hex hashes of equal length. */
+export function hashesEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The part of a key safe to show again: "lh_AbCdEf…". */
+export function apiKeyPrefix(key: string): string {
+  return key.slice(0, 9);
+}
+
+/** The seller's intake key (the post_url secret): 192 bits from a CSPRNG, URL-safe. */
+export function generateIntakeKey(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+export interface CreatedAccount {
+  account_id: string;
+  api_key: string;
+}
+
+/** Creates an account and its first API key in one transaction. */
+export async function createAccount(prisma: PrismaClient, name: string): Promise<CreatedAccount> {
+  const apiKey = generateApiKey();
+  const accountId = newId('account');
+  await prisma.$transaction([
+    prisma.account.create({ data: { id: accountId, name } }),
+    prisma.apiKey.create({
+      data: {
+        id: newId('apiKey'),
+        accountId,
+        keyHash: hashApiKey(apiKey),
+        prefix: apiKeyPrefix(apiKey),
+      },
+    }),
+  ]);
+  return { account_id: accountId, api_key: apiKey };
+}
+
+/**
+ * Revokes every active key of the account and issues a new one, in one
+ * transaction: the old key stops working at once.
+ */
+export async function rotateApiKey(prisma: PrismaClient, accountId: string): Promise<string> {
+  const apiKey = generateApiKey();
+  await prisma.$transaction([
+    prisma.apiKey.updateMany({
+      where: { accountId, revokedAt: null },
+      data: { revokedAt: new Date() },
+    }),
+    prisma.apiKey.create({
+      data: {
+        id: newId('apiKey'),
+        accountId,
+        keyHash: hashApiKey(apiKey),
+        prefix: apiKeyPrefix(apiKey),
+      },
+    }),
+  ]);
+  return apiKey;
+}

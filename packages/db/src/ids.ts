@@ -1,0 +1,34 @@
+import { monotonicFactory } from 'ulid';
+
+/** Every entity's id prefix (STYLE.md §6). */
+export const ID_PREFIXES = {
+  account: 'acc',
+  apiKey: 'key',
+  playbook: 'pb',
+  source: 'src',
+  lead: 'lead',
+  submission: 'subm',
+  enrollment: 'play',
+  activity: 'act',
+  subscription: 'sub',
+  delivery: 'dlv',
+  attempt: 'att',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+const nextUlid = monotonicFactory();
+
+/**
+ * A prefixed, random, time-sortable id: `lead_01jd…`. The ULID part is 48 bits of
+ * millisecond time and 80 random bits, lower-cased, so ids of one kind sort by
+ * creation time and keyset pagination can order by id alone.
+ */
+export function newId(kind: IdKind): string {
+  return `${ID_PREFIXES[kind]}_${nextUlid().toLowerCase()}`;
+}
+
+/** True when `id` has the shape of an id of `kind` (cheap guard before a lookup). */
+export function isId(kind: IdKind, id: string): boolean {
+  return new RegExp(`^${ID_PREFIXES[kind]}_[0-9a-hjkmnp-tv-z]{26}$`).test(id);
+}

@@ -1,0 +1,19 @@
+export type { CreatedAccount } from './accounts.js';
+export {
+  apiKeyPrefix,
+  createAccount,
+  generateApiKey,
+  generateIntakeKey,
+  hashApiKey,
+  hashesEqual,
+  rotateApiKey,
+} from './accounts.js';
+export type { PrismaClient, PrismaOptions } from './client.js';
+export { createPrisma, Prisma } from './client.js';
+export type { IdKind } from './ids.js';
+export { ID_PREFIXES, isId, newId } from './ids.js';
+export type { MigrateOptions, MigrationFile } from './migrator.js';
+export { MigrationError, migrate, readMigrations } from './migrator.js';
+export { MIGRATIONS_DIR } from './paths.js';
+export type { Pool, PoolClient, PoolOptions } from './pool.js';
+export { createPool, isDatabaseUnavailable } from './pool.js';

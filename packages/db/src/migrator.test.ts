@@ -1,0 +1,105 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { MigrationError, migrate, readMigrations } from './migrator.js';
+import { MIGRATIONS_DIR } from './paths.js';
+import { databaseUrl, withAdmin } from './testing/index.js';
+
+async function emptyDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `leadhook_t_mig_${Math.random().toString(16).slice(2, 10)}`;
+  await withAdmin((admin) => admin.query(`CREATE DATABASE "${name}"`));
+  return {
+    url: databaseUrl(name),
+    drop: () =>
+      withAdmin((admin) => admin.query(`DROP DATABASE "${name}" WITH (FORCE)`)).then(() => {}),
+  };
+}
+
+async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+function migrationsDir(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'leadhook-mig-'));
+  for (const [name, sql] of Object.entries(files)) {
+    mkdirSync(join(dir, name));
+    writeFileSync(join(dir, name, 'migration.sql'), sql);
+  }
+  return dir;
+}
+
+describe('migrate', () => {
+  it('applies the project migrations once, with Prisma-compatible records', async () => {
+    const db = await emptyDatabase();
+    try {
+      const applied = await migrate({ databaseUrl: db.url, migrationsDir: MIGRATIONS_DIR });
+      expect(applied).toEqual(readMigrations(MIGRATIONS_DIR).map((m) => m.name));
+      expect(await migrate({ databaseUrl: db.url, migrationsDir: MIGRATIONS_DIR })).toEqual([]);
+      const rows = await query<{ migration_name: string; checksum: string; finished_at: Date }>(
+        db.url,
+        'SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" ORDER BY migration_name',
+      );
+      expect(rows.map((r) => [r.migration_name, r.checksum])).toEqual(
+        readMigrations(MIGRATIONS_DIR).map((m) => [m.name, m.checksum]),
+      );
+      expect(rows.every((r) => r.finished_at instanceof Date)).toBe(true);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('is safe when several processes start at once', async () => {
+    const db = await emptyDatabase();
+    try {
+      const runs = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          migrate({ databaseUrl: db.url, migrationsDir: MIGRATIONS_DIR }),
+        ),
+      );
+      // Exactly one runner applied everything; the others found nothing pending.
+      expect(runs.filter((r) => r.length > 0)).toHaveLength(1);
+      const [{ count }] = (await query<{ count: string }>(
+        db.url,
+        'SELECT count(*) FROM "_prisma_migrations"',
+      )) as [{ count: string }];
+      expect(Number(count)).toBe(readMigrations(MIGRATIONS_DIR).length);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('rolls back a failing migration with its record, and refuses an edited one', async () => {
+    const db = await emptyDatabase();
+    try {
+      const ok = { '001_a': 'CREATE TABLE a (id int);' };
+      await migrate({ databaseUrl: db.url, migrationsDir: migrationsDir(ok) });
+
+      const failing = migrationsDir({ ...ok, '002_b': 'CREATE TABLE b (id int); SELECT 1/0;' });
+      await expect(migrate({ databaseUrl: db.url, migrationsDir: failing })).rejects.toThrow(
+        /002_b failed and was rolled back/,
+      );
+      const tables = await query<{ table_name: string }>(
+        db.url,
+        "SELECT table_name FROM information_schema.tables WHERE table_name IN ('a','b')",
+      );
+      expect(tables.map((t) => t.table_name)).toEqual(['a']);
+
+      const edited = migrationsDir({ '001_a': 'CREATE TABLE a (id bigint);' });
+      await expect(migrate({ databaseUrl: db.url, migrationsDir: edited })).rejects.toThrow(
+        MigrationError,
+      );
+      await expect(migrate({ databaseUrl: db.url, migrationsDir: edited })).rejects.toThrow(
+        /edited after it was applied/,
+      );
+    } finally {
+      await db.drop();
+    }
+  });
+});

@@ -1,0 +1,8 @@
+export type { TestDatabase } from './test-database.js';
+export {
+  createTestDatabase,
+  databaseUrl,
+  TEMPLATE_DATABASE,
+  TEST_ADMIN_URL,
+  withAdmin,
+} from './test-database.js';

@@ -1,0 +1,57 @@
+import type { Server } from 'node:http';
+import type { Logger } from './logger.js';
+
+/**
+ * Runs `shutdown` once on SIGTERM or SIGINT, then exits; exits with 1 if it has not
+ * finished within `timeoutMs` (a bound the supervisor and orchestrators can rely on).
+ */
+export function onShutdownSignal(
+  logger: Logger,
+  timeoutMs: number,
+  shutdown: () => Promise<void>,
+): void {
+  let stopping = false;
+  const handle = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, timeout_ms: timeoutMs }, 'shutting down');
+    const timer = setTimeout(() => {
+      logger.error({ timeout_ms: timeoutMs }, 'shutdown timed out; exiting');
+      process.exit(1);
+    }, timeoutMs);
+    timer.unref();
+    shutdown().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', handle);
+  process.on('SIGINT', handle);
+}
+
+/** Stops accepting connections and resolves when in-flight requests finished. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((err) => (err ? reject(err) : resolve()));
+    // Keep-alive connections with no request in flight would hold close() open.
+    server.closeIdleConnections();
+  });
+}
+
+/** Listens and resolves with the bound port (0 = any free port, for tests). */
+export function listen(server: Server, port: number, host?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}

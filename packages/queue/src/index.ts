@@ -1,0 +1,12 @@
+export type { OutboxRelayOptions } from './outbox-relay.js';
+export { OutboxRelay, oldestOpenOutboxAgeSeconds } from './outbox-relay.js';
+export type { JobPayloads, QueueSetOptions, Topic } from './queues.js';
+export {
+  createRedis,
+  DEFAULT_JOB_OPTIONS,
+  isTopic,
+  producerConnection,
+  QUEUES,
+  QueueSet,
+  workerConnection,
+} from './queues.js';

@@ -1,0 +1,125 @@
+import { type ConnectionOptions, type JobsOptions, Queue } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
+
+/**
+ * The job catalog: every queue, its payload (ids only: a processor reloads the
+ * row, STYLE.md §4) and its deterministic job id. BullMQ ignores an add whose job
+ * id already exists, so a fact enqueued twice (fast path and outbox relay) is one
+ * job while Redis holds it; consumers are idempotent for the rest.
+ */
+export const QUEUES = {
+  /** Enroll an accepted lead in its source's playbook. */
+  enrollment: {
+    name: 'enrollment',
+    jobId: (payload: { lead_id: string }) => `enroll-${payload.lead_id}`,
+  },
+  /** Fan an activity out to its subscriptions. */
+  activity: {
+    name: 'activity',
+    jobId: (payload: { activity_id: string }) => `activity-${payload.activity_id}`,
+  },
+} as const;
+
+export interface JobPayloads {
+  enrollment: { lead_id: string };
+  activity: { activity_id: string };
+}
+
+export type Topic = keyof JobPayloads;
+
+export function isTopic(value: string): value is Topic {
+  return Object.hasOwn(QUEUES, value);
+}
+
+/** Completed/failed jobs Redis keeps: the rows in PostgreSQL are the history. */
+export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  removeOnComplete: { count: 1000, age: 3600 },
+  removeOnFail: { count: 5000, age: 7 * 86400 },
+};
+
+/**
+ * Connection options for producers: fail fast when Redis is away (the outbox
+ * covers what could not be enqueued) instead of queueing commands in memory.
+ */
+export function producerConnection(redisUrl: string): RedisOptions {
+  return {
+    ...redisUrlOptions(redisUrl),
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+  };
+}
+
+/**
+ * Connection options for workers: BullMQ requires maxRetriesPerRequest null for
+ * blocking commands; a worker waits for Redis to come back rather than failing.
+ */
+export function workerConnection(redisUrl: string): RedisOptions {
+  return { ...redisUrlOptions(redisUrl), maxRetriesPerRequest: null };
+}
+
+function redisUrlOptions(redisUrl: string): RedisOptions {
+  const url = new URL(redisUrl);
+  const db = url.pathname.length > 1 ? Number(url.pathname.slice(1)) : 0;
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : 6379,
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
+    db: Number.isFinite(db) ? db : 0,
+  };
+}
+
+/** A plain client for non-queue uses (rate limiting, readiness). Fails fast. */
+export function createRedis(redisUrl: string): Redis {
+  const redis = new Redis(producerConnection(redisUrl));
+  // Connection errors are reported by the callers that need Redis (readiness, the
+  // limiter's fail-open); without a listener ioredis would print each one.
+  redis.on('error', () => {});
+  return redis;
+}
+
+export interface QueueSetOptions {
+  /** Producer connection options (producerConnection) or a client to share. */
+  connection: ConnectionOptions;
+  /** Key prefix; a hash tag ("{leadhook}") keeps a queue's keys in one Redis Cluster slot. */
+  prefix: string;
+}
+
+/** Producers for every queue of the catalog, created on first use. */
+export class QueueSet {
+  private readonly queues = new Map<Topic, Queue>();
+
+  constructor(private readonly options: QueueSetOptions) {}
+
+  get(topic: Topic): Queue {
+    let queue = this.queues.get(topic);
+    if (!queue) {
+      queue = new Queue(QUEUES[topic].name, {
+        connection: this.options.connection,
+        prefix: this.options.prefix,
+        defaultJobOptions: DEFAULT_JOB_OPTIONS,
+      });
+      queue.on('error', () => {
+        // Reported by the enqueue that failed; the outbox relay retries it.
+      });
+      this.queues.set(topic, queue);
+    }
+    return queue;
+  }
+
+  /** Enqueues a job with its deterministic id. Rejects when Redis is unreachable. */
+  async enqueue<T extends Topic>(topic: T, payload: JobPayloads[T], delayMs = 0): Promise<void> {
+    const jobId = (QUEUES[topic].jobId as (p: JobPayloads[T]) => string)(payload);
+    await this.get(topic).add(topic, payload, {
+      jobId,
+      ...(delayMs > 0 ? { delay: delayMs } : {}),
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    this.queues.clear();
+  }
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Prepares a fresh Debian machine with Node 20 for leadhook: pnpm (through npm if
+# absent), PostgreSQL and Redis (apt-get if absent; started if not running), the
+# leadhook database, and the workspace's packages. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PNPM_VERSION=10.34.8
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi; }
+
+if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version)" != "$PNPM_VERSION" ]; then
+  echo "bootstrap: installing pnpm $PNPM_VERSION"
+  as_root npm install --global --no-fund --no-audit "pnpm@$PNPM_VERSION" >/dev/null
+fi
+
+apt_updated=
+apt_install() {
+  if [ -z "$apt_updated" ]; then as_root apt-get update -qq; apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
+}
+
+if ! command -v pg_ctlcluster >/dev/null 2>&1; then
+  echo "bootstrap: installing PostgreSQL"
+  apt_install postgresql
+fi
+if ! command -v redis-server >/dev/null 2>&1; then
+  echo "bootstrap: installing Redis"
+  apt_install redis-server
+fi
+
+if ! pg_isready -q -h 127.0.0.1 -p 5432; then
+  echo "bootstrap: starting PostgreSQL"
+  version=$(ls /etc/postgresql | sort -V | tail -1)
+  as_root pg_ctlcluster --skip-systemctl-redirect "$version" main start
+  for _ in $(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
+fi
+if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+  echo "bootstrap: starting Redis"
+  as_root mkdir -p /var/lib/redis /var/log/redis
+  as_root redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" \
+    --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log
+  for _ in $(seq 1 30); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 1; done
+fi
+
+# Local development trusts loopback connections as the postgres user; a fresh
+# Debian install asks for a password on TCP, so allow it for 127.0.0.1 only.
+if ! psql -h 127.0.0.1 -U postgres -d postgres -Atc 'select 1' >/dev/null 2>&1; then
+  hba=$(as_postgres psql -Atc 'show hba_file' 2>/dev/null || true)
+  if [ -n "$hba" ]; then
+    echo "bootstrap: trusting 127.0.0.1 for user postgres in $hba"
+    as_root sed -i '1i host all postgres 127.0.0.1/32 trust\nhost all postgres ::1/128 trust' "$hba"
+    as_postgres psql -Atc 'select pg_reload_conf()' >/dev/null
+  fi
+fi
+if ! psql -h 127.0.0.1 -U postgres -d postgres -Atc "select 1 from pg_database where datname='leadhook'" | grep -q 1; then
+  psql -h 127.0.0.1 -U postgres -d postgres -qc 'create database leadhook'
+fi
+
+pnpm install --frozen-lockfile
