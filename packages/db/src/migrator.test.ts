@@ -7,7 +7,7 @@ import { MIGRATIONS_DIR } from './paths.js';
 import { databaseUrl, withAdmin } from './testing/index.js';
 
 async function emptyDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `leadhook_t_mig_${Math.random().toString(16).slice(2, 10)}`;
+  const name = `leadhook_t_${Math.floor(Date.now() / 1000)}_mig${Math.random().toString(16).slice(2, 10)}`;
   await withAdmin((admin) => admin.query(`CREATE DATABASE "${name}"`));
   return {
     url: databaseUrl(name),

@@ -8,5 +8,6 @@ export {
   producerConnection,
   QUEUES,
   QueueSet,
+  QueueUnavailableError,
   workerConnection,
 } from './queues.js';

@@ -1,4 +1,4 @@
-import { type ConnectionOptions, type JobsOptions, Queue } from 'bullmq';
+import { type JobsOptions, Queue } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 
 /**
@@ -81,23 +81,40 @@ export function createRedis(redisUrl: string): Redis {
 }
 
 export interface QueueSetOptions {
-  /** Producer connection options (producerConnection) or a client to share. */
-  connection: ConnectionOptions;
+  /** The Redis URL producers connect to. */
+  redisUrl: string;
   /** Key prefix; a hash tag ("{leadhook}") keeps a queue's keys in one Redis Cluster slot. */
   prefix: string;
+  /** An enqueue that has not been acknowledged by then fails (the outbox covers it). */
+  enqueueTimeoutMs?: number;
 }
 
-/** Producers for every queue of the catalog, created on first use. */
+/** Thrown by enqueue when Redis cannot take the job now. */
+export class QueueUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QueueUnavailableError';
+  }
+}
+
+/**
+ * Producers for every queue of the catalog, created on first use, sharing one
+ * fail-fast connection. An enqueue never waits for Redis to come back: callers
+ * hold a committed outbox row, and the relay sends it later.
+ */
 export class QueueSet {
   private readonly queues = new Map<Topic, Queue>();
+  readonly redis: Redis;
 
-  constructor(private readonly options: QueueSetOptions) {}
+  constructor(private readonly options: QueueSetOptions) {
+    this.redis = createRedis(options.redisUrl);
+  }
 
   get(topic: Topic): Queue {
     let queue = this.queues.get(topic);
     if (!queue) {
       queue = new Queue(QUEUES[topic].name, {
-        connection: this.options.connection,
+        connection: this.redis,
         prefix: this.options.prefix,
         defaultJobOptions: DEFAULT_JOB_OPTIONS,
       });
@@ -109,17 +126,33 @@ export class QueueSet {
     return queue;
   }
 
-  /** Enqueues a job with its deterministic id. Rejects when Redis is unreachable. */
+  /** Enqueues a job with its deterministic id. Rejects at once when Redis is unreachable. */
   async enqueue<T extends Topic>(topic: T, payload: JobPayloads[T], delayMs = 0): Promise<void> {
+    if (this.redis.status !== 'ready') {
+      throw new QueueUnavailableError(`redis is ${this.redis.status}`);
+    }
     const jobId = (QUEUES[topic].jobId as (p: JobPayloads[T]) => string)(payload);
-    await this.get(topic).add(topic, payload, {
+    const add = this.get(topic).add(topic, payload, {
       jobId,
       ...(delayMs > 0 ? { delay: delayMs } : {}),
     });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new QueueUnavailableError('enqueue timed out')),
+        this.options.enqueueTimeoutMs ?? 2000,
+      );
+    });
+    try {
+      await Promise.race([add, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    await Promise.all([...this.queues.values()].map((q) => q.close().catch(() => {})));
     this.queues.clear();
+    this.redis.disconnect();
   }
 }

@@ -73,7 +73,9 @@ export interface TestDatabase {
  * far faster than migrating again.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `${TEST_DATABASE_PREFIX}${randomBytes(6).toString('hex')}`;
+  // The creation time in the name lets a later run drop what an interrupted one
+  // left behind without touching databases of a run still in progress.
+  const name = `${TEST_DATABASE_PREFIX}${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
   await withAdmin(async (admin) => {
     await ensureTemplate(admin);
     // Two clones of one template at the same instant can collide on the template's
