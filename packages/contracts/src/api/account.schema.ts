@@ -1,0 +1,62 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { idSchema, timestampSchema } from './common.schema.js';
+
+const duplicateWindowDays = {
+  type: ['integer', 'null'],
+  minimum: 1,
+  maximum: 365,
+  description:
+    'How long the same phone counts as a duplicate in this account, in days; null = the deployment default (DUPLICATE_WINDOW_DAYS).',
+  examples: [30],
+} as const;
+
+/** The authenticated account (`GET /account`). */
+export const accountSchema = {
+  title: 'Account',
+  type: 'object',
+  required: ['id', 'name', 'duplicate_window_days', 'api_key_prefix', 'created_at', 'updated_at'],
+  properties: {
+    id: idSchema,
+    name: { type: 'string' },
+    duplicate_window_days: duplicateWindowDays,
+    api_key_prefix: {
+      type: ['string', 'null'],
+      readOnly: true,
+      description: 'The first characters of the active API key, safe to show.',
+      examples: ['lh_AbCdEf'],
+    },
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  },
+  additionalProperties: false,
+} as const;
+
+/** `PATCH /account`. */
+export const accountUpdateSchema = {
+  title: 'AccountUpdate',
+  type: 'object',
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
+    duplicate_window_days: duplicateWindowDays,
+  },
+  additionalProperties: false,
+} as const;
+
+/** `POST /account/api_keys/rotate`: the new key, shown this once. */
+export const apiKeyRotationSchema = {
+  title: 'ApiKeyRotation',
+  type: 'object',
+  required: ['api_key', 'api_key_prefix'],
+  properties: {
+    api_key: {
+      type: 'string',
+      description: 'The new API key. It is not shown again; the previous key no longer works.',
+    },
+    api_key_prefix: { type: 'string', examples: ['lh_AbCdEf'] },
+  },
+  additionalProperties: false,
+} as const;
+
+export type Account = FromSchema<typeof accountSchema>;
+export type AccountUpdate = FromSchema<typeof accountUpdateSchema>;
+export type ApiKeyRotation = FromSchema<typeof apiKeyRotationSchema>;

@@ -1,0 +1,6 @@
+export * from './account.schema.js';
+export * from './common.schema.js';
+export * from './intake-response.schema.js';
+export * from './integration.schema.js';
+export * from './marketing-source.schema.js';
+export * from './playbook.schema.js';

@@ -1,0 +1,164 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
+/**
+ * The answers of the public intake endpoint (CONTRACT §1), as published in OpenAPI
+ * and in each source's Integration Instructions. Always JSON.
+ */
+
+export const intakeAcceptedSchema = {
+  title: 'IntakeAccepted',
+  type: 'object',
+  required: ['status', 'lead_id'],
+  properties: {
+    status: { type: 'string', const: 'accepted' },
+    lead_id: { type: 'string', examples: ['lead_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
+  },
+} as const;
+
+export const intakeDuplicateSchema = {
+  title: 'IntakeDuplicate',
+  type: 'object',
+  required: ['status', 'lead_id'],
+  properties: {
+    status: { type: 'string', const: 'duplicate' },
+    lead_id: { type: 'string', description: 'The earlier lead with the same phone.' },
+  },
+} as const;
+
+/**
+ * Every problem of the submission, not the first; also the shape of every other
+ * error: `status` is "rejected" for what the seller must change (4xx) and "error"
+ * for what they should simply retry (429, 5xx).
+ */
+export const intakeRejectedSchema = {
+  title: 'IntakeRejected',
+  type: 'object',
+  required: ['status', 'errors'],
+  properties: {
+    status: { type: 'string', enum: ['rejected', 'error'] },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['field', 'code', 'message'],
+        properties: {
+          field: { type: ['string', 'null'] },
+          code: {
+            type: 'string',
+            description:
+              'required | invalid | too_long | too_many_fields (fields); malformed_body, … for the whole request',
+          },
+          message: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;
+
+export type IntakeAccepted = FromSchema<typeof intakeAcceptedSchema>;
+export type IntakeDuplicate = FromSchema<typeof intakeDuplicateSchema>;
+export type IntakeRejected = FromSchema<typeof intakeRejectedSchema>;
+
+export interface IntakeResponseCase {
+  /** When it happens. */
+  case: string;
+  status: number;
+  /** Which body schema (OpenAPI names it). */
+  schema: 'IntakeAccepted' | 'IntakeDuplicate' | 'IntakeRejected';
+  example: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+function rejected(field: string | null, code: string, message: string) {
+  return { status: 'rejected', errors: [{ field, code, message }] };
+}
+
+function retryable(code: string, message: string) {
+  return { status: 'error', errors: [{ field: null, code, message }] };
+}
+
+/** The response table of CONTRACT §1, one row per case. */
+export const INTAKE_RESPONSES: readonly IntakeResponseCase[] = [
+  {
+    case: 'Accepted: the lead is stored and will be enrolled in the playbook.',
+    status: 201,
+    schema: 'IntakeAccepted',
+    example: { status: 'accepted', lead_id: 'lead_01jdq3v3m5a8f0k2x9b7c6d4e1' },
+  },
+  {
+    case: "Duplicate: the same phone reached this account within its duplicate window (default 30 days); recorded for attribution, not enrolled again. lead_id is the earlier lead's.",
+    status: 200,
+    schema: 'IntakeDuplicate',
+    example: { status: 'duplicate', lead_id: 'lead_01jdq2a0b1c2d3e4f5g6h7j8k9' },
+  },
+  {
+    case: 'The same Idempotency-Key again for this source within 24 h: the first response is replayed with the header Idempotent-Replayed: true; no new lead.',
+    status: 201,
+    schema: 'IntakeAccepted',
+    example: { status: 'accepted', lead_id: 'lead_01jdq3v3m5a8f0k2x9b7c6d4e1' },
+    headers: { 'Idempotent-Replayed': 'true' },
+  },
+  {
+    case: 'Any field missing, blank or invalid: every problem is listed, not only the first.',
+    status: 422,
+    schema: 'IntakeRejected',
+    example: {
+      status: 'rejected',
+      errors: [
+        { field: 'email', code: 'invalid', message: 'email is not an email address' },
+        { field: 'phone', code: 'required', message: 'phone is required' },
+      ],
+    },
+  },
+  {
+    case: 'The body cannot be parsed, or is not an object.',
+    status: 400,
+    schema: 'IntakeRejected',
+    example: rejected(null, 'malformed_body', 'The body is not a JSON object or a form.'),
+  },
+  {
+    case: 'Unknown account, or an unknown, rotated, paused or deleted source: one identical body for all.',
+    status: 404,
+    schema: 'IntakeRejected',
+    example: rejected(
+      null,
+      'not_found',
+      'There is no marketing source at this URL. Check the post URL you were given.',
+    ),
+  },
+  {
+    case: 'The same Idempotency-Key with another body.',
+    status: 409,
+    schema: 'IntakeRejected',
+    example: rejected(
+      null,
+      'idempotency_key_reused',
+      'This Idempotency-Key was used with another body.',
+    ),
+  },
+  {
+    case: 'The body is over the size limit (64 KiB by default).',
+    status: 413,
+    schema: 'IntakeRejected',
+    example: rejected(null, 'body_too_large', 'The body is over the 65536-byte limit.'),
+  },
+  {
+    case: 'A content type other than application/json or application/x-www-form-urlencoded.',
+    status: 415,
+    schema: 'IntakeRejected',
+    example: rejected(null, 'unsupported_media_type', 'Send JSON or a form.'),
+  },
+  {
+    case: "Over the source's rate limit: retry after the number of seconds in Retry-After.",
+    status: 429,
+    schema: 'IntakeRejected',
+    example: retryable('rate_limited', 'Too many requests for this source.'),
+    headers: { 'Retry-After': '1' },
+  },
+  {
+    case: 'The service cannot store the lead right now; nothing was stored: retry.',
+    status: 503,
+    schema: 'IntakeRejected',
+    example: retryable('unavailable', 'The lead could not be stored right now; retry it.'),
+  },
+];

@@ -1,0 +1,100 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { LEAD_FIELD_NAMES } from '../lead.schema.js';
+import { idSchema, timestampSchema } from './common.schema.js';
+
+/**
+ * One step of a playbook (CONTRACT §4). A template is required for sms and optional
+ * for a call (its script). `x-lead-template` marks a string whose `{{placeholders}}`
+ * must be lead fields; the api's ajv instance implements it as a keyword, so an
+ * unknown placeholder is reported with every other problem of the body.
+ */
+export const playbookStepSchema = {
+  title: 'PlaybookStep',
+  type: 'object',
+  required: ['type', 'delay_seconds'],
+  properties: {
+    type: { type: 'string', enum: ['sms', 'call'] },
+    delay_seconds: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 31_536_000,
+      description: 'Seconds after the previous step (after enrollment for the first step).',
+      examples: [0, 300],
+    },
+    template: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 5000,
+      pattern: '\\S',
+      'x-lead-template': true,
+      description:
+        'The SMS text (required for sms) or the call script (optional for call). `{{field}}` inserts a lead field: any submission field or external_id.',
+      examples: ['Hi {{first_name}}, thanks for your quote request!'],
+    },
+  },
+  additionalProperties: false,
+  if: { type: 'object', properties: { type: { const: 'sms' } }, required: ['type'] },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword; this object is never awaited.
+  then: { required: ['template'] },
+} as const;
+
+const stepsSchema = {
+  type: 'array',
+  maxItems: 100,
+  items: playbookStepSchema,
+  description: 'Ordered steps; an empty list is valid (leads are worked by outside activities).',
+} as const;
+
+const nameSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
+
+/** `POST /playbooks`. */
+export const playbookCreateSchema = {
+  title: 'PlaybookCreate',
+  type: 'object',
+  required: ['name'],
+  properties: { name: nameSchema, steps: stepsSchema },
+  additionalProperties: false,
+} as const;
+
+/** `PATCH /playbooks/{id}`: the given fields replace the stored ones (steps as a whole). */
+export const playbookUpdateSchema = {
+  title: 'PlaybookUpdate',
+  type: 'object',
+  properties: { name: nameSchema, steps: stepsSchema },
+  additionalProperties: false,
+} as const;
+
+export const playbookSchema = {
+  title: 'Playbook',
+  type: 'object',
+  required: ['id', 'name', 'steps', 'created_at', 'updated_at'],
+  properties: {
+    id: idSchema,
+    name: { type: 'string' },
+    steps: stepsSchema,
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  },
+  additionalProperties: false,
+} as const;
+
+export type PlaybookStep = FromSchema<typeof playbookStepSchema>;
+export type PlaybookCreate = FromSchema<typeof playbookCreateSchema>;
+export type PlaybookUpdate = FromSchema<typeof playbookUpdateSchema>;
+export type Playbook = FromSchema<typeof playbookSchema>;
+
+/** What a template's `{{placeholder}}` may name: the submission's fields and external_id. */
+export const TEMPLATE_PLACEHOLDERS: readonly string[] = [...LEAD_FIELD_NAMES, 'external_id'];
+
+/** `{{ name }}` occurrences; whitespace inside the braces is allowed. */
+export const TEMPLATE_PLACEHOLDER_PATTERN = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/** The placeholders of a template that are not lead fields, in order of appearance. */
+export function unknownPlaceholders(template: string): string[] {
+  const unknown: string[] = [];
+  for (const match of template.matchAll(TEMPLATE_PLACEHOLDER_PATTERN)) {
+    const name = match[1] ?? '';
+    if (!TEMPLATE_PLACEHOLDERS.includes(name) && !unknown.includes(name)) unknown.push(name);
+  }
+  return unknown;
+}

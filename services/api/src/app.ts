@@ -1,0 +1,96 @@
+import type { PrismaClient } from '@leadhook/db';
+import {
+  healthRoutes,
+  httpObservability,
+  type Logger,
+  type Metrics,
+  type ReadinessCheck,
+} from '@leadhook/observability';
+import express, { type Express, type RequestHandler, Router } from 'express';
+import { accountRoutes } from './account.routes.js';
+import { requireApiKey } from './auth.middleware.js';
+import { ApiError, errorHandler, routeNotFound } from './errors.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { playbooksRoutes } from './playbooks.routes.js';
+import { sourcesRoutes } from './sources.routes.js';
+
+export interface ApiOptions {
+  /** PUBLIC_BASE_URL: the base of every post_url. */
+  publicBaseUrl: string;
+  /** Where the intake server answers, for OpenAPI; defaults to publicBaseUrl. */
+  intakeBaseUrl?: string;
+}
+
+export interface ApiDeps {
+  prisma: PrismaClient;
+  logger: Logger;
+  metrics: Metrics;
+  options: ApiOptions;
+  /** Readiness checks besides PostgreSQL's (main adds Redis). */
+  readinessChecks?: Record<string, ReadinessCheck>;
+}
+
+export const API_PREFIX = '/api/v1';
+
+const BODY_LIMIT = '256kb';
+
+/**
+ * After express.json: a write without a JSON body is an empty object (so a create
+ * lists its required fields), a body of another type is 415, and JSON that is not
+ * an object (an array, a string) is malformed.
+ */
+const jsonObjectBody: RequestHandler = (req, _res, next) => {
+  if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'PUT') {
+    next();
+    return;
+  }
+  if (req.body === undefined) {
+    const length = Number(req.get('content-length') ?? '0');
+    if (length > 0 || req.get('transfer-encoding') !== undefined) {
+      throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
+    }
+    req.body = {};
+  } else if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
+    throw new ApiError(400, 'malformed_body', 'The body must be a JSON object.');
+  }
+  next();
+};
+
+/**
+ * Every `/api/v1` route. Resource modules register full paths on routers mounted
+ * here without a path, so the router's stack is the complete route list (the
+ * OpenAPI coverage test walks it).
+ */
+export function apiRouter(deps: ApiDeps): Router {
+  const router = Router();
+  const publicBaseUrl = deps.options.publicBaseUrl.replace(/\/+$/, '');
+  const document = buildOpenApiDocument({
+    intakeBaseUrl: (deps.options.intakeBaseUrl ?? publicBaseUrl).replace(/\/+$/, ''),
+  });
+  router.use(express.json({ limit: BODY_LIMIT }), jsonObjectBody);
+  router.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  router.use(requireApiKey(deps.prisma));
+  router.use(accountRoutes(deps.prisma));
+  router.use(playbooksRoutes(deps.prisma));
+  router.use(sourcesRoutes({ prisma: deps.prisma, publicBaseUrl }));
+  return router;
+}
+
+/** The management API (CONTRACT §2) with health, readiness and metrics. */
+export function createApp(deps: ApiDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(httpObservability({ logger: deps.logger, metrics: deps.metrics }));
+  app.use(
+    healthRoutes({
+      checks: { postgres: () => deps.prisma.$queryRaw`SELECT 1`, ...deps.readinessChecks },
+      registry: deps.metrics.registry,
+    }),
+  );
+  app.use(API_PREFIX, apiRouter(deps));
+  app.use(routeNotFound);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

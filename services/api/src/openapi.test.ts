@@ -1,0 +1,192 @@
+import {
+  errorEnvelopeSchema,
+  leadSubmissionSchema,
+  marketingSourceCreateSchema,
+  playbookCreateSchema,
+  playbookSchema,
+} from '@leadhook/contracts';
+import { createLogger, createMetrics } from '@leadhook/observability';
+import type { Router } from 'express';
+import supertest from 'supertest';
+import { API_PREFIX, apiRouter } from './app.js';
+import { INTAKE_PATH } from './openapi.js';
+import { type Harness, startHarness } from './testing/harness.js';
+
+let h: Harness;
+let doc: {
+  openapi: string;
+  paths: Record<string, PathItem>;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+};
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+type PathItem = { servers?: { url: string }[] } & Partial<
+  Record<(typeof METHODS)[number], OperationDoc>
+>;
+function operationsOf(item: PathItem): [string, OperationDoc][] {
+  return METHODS.flatMap((m) => {
+    const op = item[m];
+    return op ? [[m, op] satisfies [string, OperationDoc]] : [];
+  });
+}
+interface OperationDoc {
+  security?: unknown[];
+  parameters: { name: string; in: string }[];
+  requestBody?: { content: Record<string, { schema: { $ref: string } }> };
+  responses: Record<string, { content?: Record<string, { schema: { $ref: string } }> }>;
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  const res = await supertest(h.app).get(`${API_PREFIX}/openapi.json`);
+  expect(res.status).toBe(200);
+  doc = res.body;
+});
+afterAll(async () => {
+  await h.close();
+});
+
+function isRouter(handle: unknown): handle is Router {
+  return typeof handle === 'function' && 'stack' in handle && Array.isArray(handle.stack);
+}
+
+/**
+ * Every `METHOD /path` the Express router really dispatches, read from its stack
+ * (Express 5 / router 2): route layers, and routers mounted without a path.
+ */
+function registeredRoutes(router: Router): string[] {
+  const routes: string[] = [];
+  for (const layer of router.stack) {
+    if (layer.route) {
+      const path: unknown = layer.route.path;
+      if (typeof path !== 'string') throw new Error('routes must use string paths');
+      const openApiPath = path.replace(/:(\w+)/g, '{$1}');
+      for (const method of new Set(layer.route.stack.map((l) => l.method))) {
+        routes.push(`${method.toUpperCase()} ${openApiPath}`);
+      }
+    } else if (isRouter(layer.handle)) {
+      // A sub-router mounted under a path would shift every path below it.
+      expect(Reflect.get(layer, 'slash')).toBe(true);
+      routes.push(...registeredRoutes(layer.handle));
+    }
+  }
+  return routes;
+}
+
+function documentedRoutes(): string[] {
+  const routes: string[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    if (path === INTAKE_PATH) continue; // served by the intake process
+    expect(Object.keys(item).every((k) => k === 'servers' || METHODS.some((m) => m === k))).toBe(
+      true,
+    );
+    for (const [method] of operationsOf(item)) routes.push(`${method.toUpperCase()} ${path}`);
+  }
+  return routes;
+}
+
+function newRouter(): Router {
+  return apiRouter({
+    prisma: h.prisma,
+    logger: createLogger({ service: 'api-test', level: 'silent' }),
+    metrics: createMetrics('api-test'),
+    options: { publicBaseUrl: 'https://leads.example.test' },
+  });
+}
+
+describe('OpenAPI coverage', () => {
+  it('documents every route the router registers, and nothing it does not', () => {
+    const registered = registeredRoutes(newRouter()).sort();
+    expect(registered.length).toBeGreaterThanOrEqual(16);
+    expect(registered).toContain('DELETE /playbooks/{id}');
+    expect(registered).toContain('GET /marketing_sources/{id}/integration');
+    expect(documentedRoutes().sort()).toEqual(registered);
+  });
+
+  it('the router walk sees a route added later (the check can fail)', () => {
+    const router = newRouter();
+    router.get('/ghosts/:id', (_req, res) => {
+      res.end();
+    });
+    expect(registeredRoutes(router)).toContain('GET /ghosts/{id}');
+    expect(documentedRoutes()).not.toContain('GET /ghosts/{id}');
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1 with a bearer scheme, served without a key', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.components.securitySchemes.bearerAuth).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
+    expect(doc.paths['/openapi.json']?.get?.security).toEqual([]);
+  });
+
+  it('publishes the very schemas that validate', () => {
+    const { schemas } = doc.components;
+    expect(schemas.PlaybookCreate).toEqual(JSON.parse(JSON.stringify(playbookCreateSchema)));
+    expect(schemas.Playbook).toEqual(JSON.parse(JSON.stringify(playbookSchema)));
+    expect(schemas.MarketingSourceCreate).toEqual(
+      JSON.parse(JSON.stringify(marketingSourceCreateSchema)),
+    );
+    expect(schemas.Error).toEqual(JSON.parse(JSON.stringify(errorEnvelopeSchema)));
+    const { $id: _id, ...lead } = leadSubmissionSchema;
+    expect(schemas.LeadSubmission).toEqual(JSON.parse(JSON.stringify(lead)));
+  });
+
+  it('gives each operation its body, parameters and error responses', () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      if (path === INTAKE_PATH) continue;
+      for (const [method, op] of operationsOf(item)) {
+        const where = `${method} ${path}`;
+        if (path !== '/openapi.json') {
+          expect([where, op.responses['401']?.content?.['application/json']?.schema]).toEqual([
+            where,
+            { $ref: '#/components/schemas/Error' },
+          ]);
+        }
+        const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+        expect([where, op.parameters.filter((p) => p.in === 'path').map((p) => p.name)]).toEqual([
+          where,
+          pathParams,
+        ]);
+        if (pathParams.length > 0) {
+          expect([where, op.responses['404'] !== undefined]).toEqual([where, true]);
+        }
+        if (method === 'post' && path === '/playbooks') {
+          expect(op.requestBody?.content['application/json']?.schema).toEqual({
+            $ref: '#/components/schemas/PlaybookCreate',
+          });
+          expect(op.responses['422']).toBeDefined();
+        }
+      }
+    }
+    expect(doc.paths['/playbooks/{id}']?.delete?.responses['409']).toBeDefined();
+    const list = doc.paths['/playbooks']?.get?.parameters.map((p) => p.name);
+    expect(list).toEqual(['limit', 'cursor']);
+  });
+
+  it('documents the public intake endpoint on its own server with the lead schema', () => {
+    const intake = doc.paths[INTAKE_PATH];
+    expect(intake?.servers).toEqual([
+      expect.objectContaining({ url: 'https://leads.example.test' }),
+    ]);
+    const post = intake?.post;
+    expect(post?.security).toEqual([]);
+    expect(Object.keys(post?.requestBody?.content ?? {}).sort()).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+    ]);
+    expect(post?.requestBody?.content['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/LeadSubmission',
+    });
+    expect(Object.keys(post?.responses ?? {}).sort()).toEqual(
+      ['200', '201', '400', '404', '409', '413', '415', '422', '429', '503'].sort(),
+    );
+  });
+
+  it('has no dangling $ref', () => {
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)];
+    expect(refs.length).toBeGreaterThan(20);
+    for (const [, name] of refs) expect(doc.components.schemas).toHaveProperty([name ?? '']);
+  });
+});

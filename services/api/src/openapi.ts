@@ -1,0 +1,169 @@
+import {
+  accountSchema,
+  accountUpdateSchema,
+  apiKeyRotationSchema,
+  errorEnvelopeSchema,
+  INTAKE_RESPONSES,
+  intakeAcceptedSchema,
+  intakeDuplicateSchema,
+  intakeRejectedSchema,
+  integrationInstructionsSchema,
+  leadSubmissionSchema,
+  listEnvelopeSchema,
+  listQuerySchema,
+  marketingSourceCreateSchema,
+  marketingSourceSchema,
+  marketingSourceUpdateSchema,
+  playbookCreateSchema,
+  playbookSchema,
+  playbookUpdateSchema,
+} from '@leadhook/contracts';
+import { OPERATIONS, type Operation } from './openapi.operations.js';
+
+/**
+ * The OpenAPI 3.1 document, assembled from the very schema objects ajv validates
+ * with (packages/contracts/src/api): a field added there appears here with no
+ * second edit. The operations (openapi.operations.ts) are checked against the
+ * Express router by openapi.test.ts, in both directions.
+ */
+
+const { $id: _leadSubmissionId, ...leadSubmission } = leadSubmissionSchema;
+
+const SCHEMAS = {
+  Error: errorEnvelopeSchema,
+  Account: accountSchema,
+  AccountUpdate: accountUpdateSchema,
+  ApiKeyRotation: apiKeyRotationSchema,
+  Playbook: playbookSchema,
+  PlaybookCreate: playbookCreateSchema,
+  PlaybookUpdate: playbookUpdateSchema,
+  PlaybookList: listEnvelopeSchema('PlaybookList', playbookSchema),
+  MarketingSource: marketingSourceSchema,
+  MarketingSourceCreate: marketingSourceCreateSchema,
+  MarketingSourceUpdate: marketingSourceUpdateSchema,
+  MarketingSourceList: listEnvelopeSchema('MarketingSourceList', marketingSourceSchema),
+  IntegrationInstructions: integrationInstructionsSchema,
+  // The id is the intake validator's; inside components the name is the reference.
+  LeadSubmission: leadSubmission,
+  IntakeAccepted: intakeAcceptedSchema,
+  IntakeDuplicate: intakeDuplicateSchema,
+  IntakeRejected: intakeRejectedSchema,
+} as const;
+
+export type SchemaName = keyof typeof SCHEMAS;
+
+const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: SchemaName) => ({ 'application/json': { schema: ref(name) } });
+const errorResponse = (description: string) => ({ description, content: json('Error') });
+
+function pathParameters(path: string) {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+}
+
+function operationObject(op: Operation) {
+  const responses: Record<string, unknown> = {
+    [op.success.status]: {
+      description: op.success.description,
+      ...(op.success.schema ? { content: json(op.success.schema) } : {}),
+    },
+  };
+  if (!op.public)
+    responses[401] = errorResponse('unauthorized: missing, wrong or revoked API key.');
+  if (op.path.includes('{id}')) responses[404] = errorResponse('not_found: no such object here.');
+  if (op.conflicts) responses[op.conflicts.status] = errorResponse(op.conflicts.description);
+  if (op.body) responses[400] = errorResponse('malformed_body: the body is not a JSON object.');
+  if (op.body || op.list) {
+    responses[422] = errorResponse('validation_failed: every problem is listed in details.');
+  }
+  const listParameters = Object.entries(listQuerySchema.properties).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: false,
+    description: schema.description,
+    schema,
+  }));
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    tags: [op.tag],
+    ...(op.public ? { security: [] } : {}),
+    parameters: [...pathParameters(op.path), ...(op.list ? listParameters : [])],
+    ...(op.body ? { requestBody: { required: true, content: json(op.body) } } : {}),
+    responses,
+  };
+}
+
+function intakePath(intakeBaseUrl: string) {
+  const responses: Record<string, unknown> = {};
+  for (const r of INTAKE_RESPONSES) {
+    const key = String(r.status);
+    if (key in responses) continue; // the replayed 201 shares the 201 entry
+    const cases = INTAKE_RESPONSES.filter((c) => c.status === r.status).map((c) => c.case);
+    responses[key] = {
+      description: cases.join(' '),
+      content: { 'application/json': { schema: ref(r.schema), example: r.example } },
+    };
+  }
+  return {
+    servers: [{ url: intakeBaseUrl, description: 'The intake server (public).' }],
+    post: {
+      operationId: 'submitLead',
+      summary: 'Submit a lead (sellers; the URL is the credential)',
+      tags: ['Intake'],
+      security: [],
+      parameters: [
+        ...pathParameters('/{account_id}/{source_key}'),
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', maxLength: 255 },
+        },
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: ref('LeadSubmission') },
+          'application/x-www-form-urlencoded': { schema: ref('LeadSubmission') },
+        },
+      },
+      responses,
+    },
+  };
+}
+
+/** The intake path, documented on its own server (path-level `servers`). */
+export const INTAKE_PATH = '/marketing_sources/{account_id}/{source_key}';
+
+export function buildOpenApiDocument(options: { intakeBaseUrl: string }) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    paths[op.path] ??= {};
+    paths[op.path]![op.method] = operationObject(op);
+  }
+  paths[INTAKE_PATH] = intakePath(options.intakeBaseUrl);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'leadhook management API',
+      version: '1.0.0',
+      description:
+        'Marketing sources, playbooks and Integration Instructions. Errors answer {"error":{"code","message","details"}}; lists are cursor-paginated.',
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    servers: [{ url: '/api/v1' }],
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: "The account's API key." },
+      },
+      schemas: SCHEMAS,
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { listQuerySchema } from '@leadhook/contracts';
+import type { Request } from 'express';
+import { validationFailed } from './errors.js';
+import { queryValidator } from './validation.js';
+
+export interface PageRequest {
+  limit: number;
+  cursor: string | undefined;
+}
+
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+const validateListQuery = queryValidator(listQuerySchema);
+
+/** `limit` (1–100, default 20) and `cursor` from the query string, or a 422. */
+export function pageRequestOf(req: Request): PageRequest {
+  const query = validateListQuery(req.query);
+  if (!query.ok) throw validationFailed(query.details);
+  return { limit: query.value.limit ?? 20, cursor: query.value.cursor };
+}
+
+/**
+ * Keyset pagination on time-sortable ids, newest first: ask the store for
+ * `limit + 1` rows with `id < cursor`; the extra row only says another page exists.
+ * The cursor is the last id shown, so a row created meanwhile never shifts a page.
+ */
+export function keyset(page: PageRequest) {
+  return {
+    where: page.cursor === undefined ? {} : { id: { lt: page.cursor } },
+    orderBy: { id: 'desc' as const },
+    take: page.limit + 1,
+  };
+}
+
+/** Cuts the extra row off and sets next_cursor. */
+export function pageOf<Row extends { id: string }, T>(
+  rows: readonly Row[],
+  page: PageRequest,
+  present: (row: Row) => T,
+): Page<T> {
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
+  return {
+    data: shown.map(present),
+    next_cursor: rows.length > page.limit && last ? last.id : null,
+  };
+}
