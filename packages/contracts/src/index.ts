@@ -1,3 +1,13 @@
+export * from './api/index.js';
+export {
+  EARLIEST_BIRTH_YEAR,
+  isHttpUrl,
+  isUsState,
+  normalizeZip,
+  toE164,
+  toPastIsoDate,
+  US_STATE_CODES,
+} from './lead.formats.js';
 export type { LeadFieldName } from './lead.schema.js';
 export {
   CANONICAL_FIELDS,
@@ -6,3 +16,14 @@ export {
   LEAD_FIELDS,
   leadSubmissionSchema,
 } from './lead.schema.js';
+export type {
+  CanonicalFieldName,
+  ExtraValue,
+  LeadErrorCode,
+  LeadFieldError,
+  LeadValidationResult,
+  LeadValidator,
+  LeadValidatorOptions,
+  NormalizedLead,
+} from './lead.validation.js';
+export { createLeadValidator } from './lead.validation.js';

@@ -131,7 +131,7 @@ export const INTAKE_RESPONSES: readonly IntakeResponseCase[] = [
     status: 409,
     schema: 'IntakeRejected',
     example: rejected(
-      null,
+      'Idempotency-Key',
       'idempotency_key_reused',
       'This Idempotency-Key was used with another body.',
     ),

@@ -1,0 +1,239 @@
+/**
+ * Validation and normalization of a lead submission (CONTRACT §1) against the one
+ * schema in lead.schema.ts. Intake and the automation-platform action both call
+ * createLeadValidator, so a lead is judged the same way on every path.
+ */
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { isHttpUrl, isUsState, normalizeZip, toE164, toPastIsoDate } from './lead.formats.js';
+import {
+  CANONICAL_FIELDS,
+  EXTRA_FIELD_LIMITS,
+  LEAD_FIELD_NAMES,
+  type LeadFieldName,
+  leadSubmissionSchema,
+} from './lead.schema.js';
+
+// ajv-formats is CommonJS with `exports.default`; under NodeNext its default
+// import is the module object, so the plugin is its `default`.
+const addFormats = addFormatsModule.default;
+
+export type LeadErrorCode = 'required' | 'invalid' | 'too_long' | 'too_many_fields';
+
+export interface LeadFieldError {
+  field: string;
+  code: LeadErrorCode;
+  message: string;
+}
+
+export type CanonicalFieldName = (typeof CANONICAL_FIELDS)[number];
+export type ExtraValue = string | number | boolean | null;
+
+/** A lead as stored: every field validated and normalized. */
+export interface NormalizedLead {
+  /** Trimmed; phone E.164, state upper case, zip 12345 or 12345-6789, dob YYYY-MM-DD;
+   * gender, marital_status and credit_rating exactly as sent. */
+  fields: Record<LeadFieldName, string>;
+  /** Trimmed, lower-cased gender, marital_status, credit_rating. */
+  canonical: Record<CanonicalFieldName, string>;
+  /** Unknown fields, as sent (bounded by EXTRA_FIELD_LIMITS). */
+  extra: Record<string, ExtraValue>;
+  externalId: string | null;
+}
+
+export type LeadValidationResult =
+  | { ok: true; lead: NormalizedLead }
+  | { ok: false; errors: LeadFieldError[] };
+
+export interface LeadValidatorOptions {
+  /** The clock that decides what "a past date" is (tests pass a fixed instant). */
+  now?: () => Date;
+}
+
+export type LeadValidator = (body: Readonly<Record<string, unknown>>) => LeadValidationResult;
+
+const KNOWN_FIELDS: ReadonlySet<string> = new Set([...LEAD_FIELD_NAMES, 'external_id']);
+/** Sellers often send these two as JSON numbers (CONTRACT §1). */
+const NUMBER_AS_STRING_FIELDS: ReadonlySet<string> = new Set(['phone', 'current_residence_zip']);
+
+const FORMAT_MESSAGES: Record<string, string> = {
+  email: 'must be an email address, like jane.doe@example.com',
+  phone:
+    'must be a dialable phone number: 10 digits for US/Canada in any common notation, or + and the country code',
+  'us-state': 'must be a two-letter US state or territory code, like TX',
+  'us-zip': 'must be a 5-digit ZIP or ZIP+4, like 78701 or 78701-1234',
+  'past-date': 'must be a real date in the past, as YYYY-MM-DD (recommended) or MM/DD/YYYY',
+  'http-url': 'must be an http(s) URL, like https://quotes.example.com/consent',
+};
+
+/** When one field breaks several rules, the most useful one is reported. */
+const RANK: Record<string, number> = { required: 0, type: 1, maxLength: 2, format: 3 };
+
+function fieldOf(error: ErrorObject): string {
+  if (error.keyword === 'required') {
+    return String((error.params as { missingProperty?: unknown }).missingProperty ?? '');
+  }
+  // instancePath is a JSON pointer to a top-level property: "/name", escaped.
+  return error.instancePath.slice(1).replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function toFieldError(field: string, error: ErrorObject): LeadFieldError {
+  const known = KNOWN_FIELDS.has(field);
+  switch (error.keyword) {
+    case 'required':
+      return { field, code: 'required', message: 'is required' };
+    case 'minLength':
+    case 'pattern':
+      return { field, code: 'required', message: 'must not be blank' };
+    case 'maxLength': {
+      const limit = (error.params as { limit?: unknown }).limit;
+      return { field, code: 'too_long', message: `must be at most ${String(limit)} characters` };
+    }
+    case 'format': {
+      const format = String((error.params as { format?: unknown }).format);
+      return { field, code: 'invalid', message: FORMAT_MESSAGES[format] ?? 'is not valid' };
+    }
+    case 'type':
+      return {
+        field,
+        code: 'invalid',
+        message: !known
+          ? 'an extra field must be a string, number, boolean or null'
+          : NUMBER_AS_STRING_FIELDS.has(field)
+            ? 'must be a string or a number'
+            : 'must be a string',
+      };
+    default:
+      return { field, code: 'invalid', message: error.message ?? 'is not valid' };
+  }
+}
+
+function rankOf(error: ErrorObject): number {
+  if (error.keyword === 'minLength' || error.keyword === 'pattern') return RANK.required!;
+  return RANK[error.keyword] ?? 4;
+}
+
+function shortName(name: string): string {
+  const max = EXTRA_FIELD_LIMITS.maxNameLength;
+  return name.length > max ? `${name.slice(0, max)}…` : name;
+}
+
+/** Bounds on unknown fields the schema cannot express (their count, name, byte size). */
+function extraFieldErrors(extraNames: readonly string[], body: Readonly<Record<string, unknown>>) {
+  const errors: LeadFieldError[] = [];
+  const { maxFields, maxNameLength, maxValueBytes } = EXTRA_FIELD_LIMITS;
+  if (extraNames.length > maxFields) {
+    errors.push({
+      field: shortName(extraNames[maxFields]!),
+      code: 'too_many_fields',
+      message: `at most ${maxFields} extra fields are kept; this submission has ${extraNames.length}`,
+    });
+  }
+  for (const name of extraNames) {
+    if (name.length > maxNameLength) {
+      errors.push({
+        field: shortName(name),
+        code: 'too_long',
+        message: `an extra field's name must be at most ${maxNameLength} characters`,
+      });
+      continue;
+    }
+    const value = body[name];
+    if (typeof value === 'string' && Buffer.byteLength(value, 'utf8') > maxValueBytes) {
+      errors.push({
+        field: name,
+        code: 'too_long',
+        message: `an extra field's value must be at most ${maxValueBytes} bytes`,
+      });
+    }
+  }
+  return errors;
+}
+
+/**
+ * Builds a validator. Every problem is reported (one per field, the most useful
+ * one), in the order of LEAD_FIELDS and then the extra fields as sent.
+ */
+export function createLeadValidator(options: LeadValidatorOptions = {}): LeadValidator {
+  const now = options.now ?? (() => new Date());
+  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+  addFormats(ajv, ['email']);
+  ajv.addFormat('phone', { type: 'string', validate: (text) => toE164(text) !== null });
+  ajv.addFormat('us-state', { type: 'string', validate: isUsState });
+  ajv.addFormat('us-zip', { type: 'string', validate: (text) => normalizeZip(text) !== null });
+  ajv.addFormat('past-date', {
+    type: 'string',
+    validate: (text) => toPastIsoDate(text, now()) !== null,
+  });
+  ajv.addFormat('http-url', { type: 'string', validate: isHttpUrl });
+  const validate = ajv.compile(leadSubmissionSchema);
+
+  return (body) => {
+    // What the schema sees: known fields trimmed, phone and zip numbers as their
+    // decimal strings, a blank external_id (an empty optional form input) absent.
+    // A null prototype: a field named "__proto__" stays a plain property.
+    const prepared: Record<string, unknown> = Object.create(null);
+    const extraNames: string[] = [];
+    for (const [name, value] of Object.entries(body)) {
+      if (!KNOWN_FIELDS.has(name)) {
+        extraNames.push(name);
+        prepared[name] = value;
+      } else if (typeof value === 'string') {
+        const trimmed = value.trim();
+        if (name !== 'external_id' || trimmed !== '') prepared[name] = trimmed;
+      } else if (typeof value === 'number' && NUMBER_AS_STRING_FIELDS.has(name)) {
+        prepared[name] = Number.isFinite(value) ? String(value) : value;
+      } else {
+        prepared[name] = value;
+      }
+    }
+
+    const best = new Map<string, ErrorObject>();
+    if (!validate(prepared)) {
+      for (const error of validate.errors ?? []) {
+        const field = fieldOf(error);
+        const seen = best.get(field);
+        if (!seen || rankOf(error) < rankOf(seen)) best.set(field, error);
+      }
+    }
+    const errors: LeadFieldError[] = [];
+    for (const field of [...LEAD_FIELD_NAMES, 'external_id']) {
+      const error = best.get(field);
+      if (error) errors.push(toFieldError(field, error));
+    }
+    const extraErrors = extraFieldErrors(extraNames, body);
+    for (const name of extraNames) {
+      const error = best.get(name);
+      if (error) extraErrors.push(toFieldError(shortName(name), error));
+    }
+    errors.push(...extraErrors);
+    if (errors.length > 0) return { ok: false, errors };
+
+    const text = (name: LeadFieldName) => prepared[name] as string;
+    const fields = Object.fromEntries(LEAD_FIELD_NAMES.map((name) => [name, text(name)])) as Record<
+      LeadFieldName,
+      string
+    >;
+    fields.phone = toE164(fields.phone)!;
+    fields.current_residence_state = fields.current_residence_state.toUpperCase();
+    fields.current_residence_zip = normalizeZip(fields.current_residence_zip)!;
+    fields.date_of_birth = toPastIsoDate(fields.date_of_birth, now())!;
+    const canonical = {} as Record<CanonicalFieldName, string>;
+    for (const name of CANONICAL_FIELDS) {
+      fields[name] = body[name] as string;
+      canonical[name] = text(name).toLowerCase();
+    }
+    const extra: Record<string, ExtraValue> = {};
+    for (const name of extraNames) {
+      // defineProperty: a field named "__proto__" is kept as data, not a prototype.
+      Object.defineProperty(extra, name, {
+        value: body[name] as ExtraValue,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    const externalId = typeof prepared.external_id === 'string' ? prepared.external_id : null;
+    return { ok: true, lead: { fields, canonical, extra, externalId } };
+  };
+}

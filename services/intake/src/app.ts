@@ -1,0 +1,127 @@
+/**
+ * The intake HTTP app (CONTRACT §1): wiring only. Everything arrives as deps;
+ * main.ts is the only reader of configuration.
+ */
+import { createLeadValidator, type LeadValidator } from '@leadhook/contracts';
+import type { Pool } from '@leadhook/db';
+import { httpObservability, type Logger, type Metrics } from '@leadhook/observability';
+import type { QueueSet } from '@leadhook/queue';
+import cors from 'cors';
+import express, { type ErrorRequestHandler, type Express, type Router } from 'express';
+import type { Redis } from 'ioredis';
+import { errorBody } from './intake.responses.js';
+import { intakeRoutes, sendNotFound } from './intake.routes.js';
+import { IntakeService } from './intake.service.js';
+import { createSourceRateLimiter } from './rate-limit.js';
+
+export interface IntakeOptions {
+  /** The base of post URLs. Not needed to route: intake answers its path on any host. */
+  publicBaseUrl?: string;
+  maxBodyBytes: number;
+  /** Requests per second per source unless the source sets its own; 0 = unlimited. */
+  defaultRateLimitPerSecond: number;
+  duplicateWindowDays: number;
+  /**
+   * Express's `trust proxy`: false (the default) takes the consent IP from the TCP
+   * peer; true, or a number of hops, takes it from X-Forwarded-For. Turn it on only
+   * behind a proxy that sets that header, or sellers could forge the IP.
+   */
+  trustProxy: boolean | number;
+}
+
+export interface IntakeDeps {
+  pool: Pool;
+  queues: QueueSet;
+  /** For the rate limiter. */
+  redis: Redis;
+  logger: Logger;
+  metrics: Metrics;
+  options: IntakeOptions;
+  /** Routes served before the catch-all 404, e.g. healthRoutes. */
+  health?: Router;
+  /** Tests pass a validator with a fixed clock. */
+  validate?: LeadValidator;
+}
+
+/** Masks the source key, a credential, in logged paths. */
+export function redactIntakeUrl(url: string): string {
+  return url.replace(/^(\/marketing_sources\/[^/?#]*\/)[^/?#]+/, '$1[redacted]');
+}
+
+export function createApp(deps: IntakeDeps): Express {
+  const { logger, metrics, options } = deps;
+  const service = new IntakeService({
+    pool: deps.pool,
+    queues: deps.queues,
+    limiter: createSourceRateLimiter(deps.redis, (err) =>
+      logger.warn({ err }, 'rate limiter unavailable; letting the request through'),
+    ),
+    validate: deps.validate ?? createLeadValidator(),
+    logger,
+    defaultRateLimitPerSecond: options.defaultRateLimitPerSecond,
+    duplicateWindowDays: options.duplicateWindowDays,
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', options.trustProxy);
+  app.use((_req, res, next) => {
+    res.locals.receivedAt = new Date();
+    next();
+  });
+  app.use(httpObservability({ logger, metrics, redactUrl: redactIntakeUrl }));
+  // The post URL is the credential, not the origin: any page may post a lead
+  // from JavaScript, so preflights from every origin are answered.
+  app.use(
+    cors({
+      origin: '*',
+      methods: ['POST'],
+      exposedHeaders: ['Idempotent-Replayed', 'Retry-After', 'X-Request-Id'],
+      maxAge: 86_400,
+    }),
+  );
+  if (deps.health) app.use(deps.health);
+  app.use(intakeRoutes({ service, maxBodyBytes: options.maxBodyBytes }));
+  app.use((_req, res) => sendNotFound(res));
+  app.use(errorHandler(deps));
+  return app;
+}
+
+/** Body-parser's errors are the seller's (4xx); anything else is ours, logged once. */
+function errorHandler(deps: IntakeDeps): ErrorRequestHandler {
+  return (err: unknown, _req, res, next) => {
+    if (res.headersSent) return next(err);
+    const { type, status } = (err ?? {}) as { type?: unknown; status?: unknown };
+    switch (type) {
+      case 'entity.too.large':
+      case 'parameters.too.many':
+        return res
+          .status(413)
+          .json(
+            errorBody(
+              'body_too_large',
+              `The body is over the ${deps.options.maxBodyBytes}-byte limit.`,
+            ),
+          );
+      case 'charset.unsupported':
+      case 'encoding.unsupported':
+        return res
+          .status(415)
+          .json(errorBody('unsupported_media_type', 'Send UTF-8, uncompressed or gzip.'));
+      case 'entity.parse.failed':
+        return res
+          .status(400)
+          .json(errorBody('malformed_body', 'The body could not be parsed as a JSON object.'));
+    }
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return res.status(400).json(errorBody('malformed_body', 'The body could not be read.'));
+    }
+    deps.logger.error({ err, request_id: res.getHeader('x-request-id') }, 'intake request failed');
+    res.status(500).json({
+      status: 'error',
+      errors: [
+        { field: null, code: 'internal_error', message: 'Something went wrong on our side.' },
+      ],
+    });
+  };
+}

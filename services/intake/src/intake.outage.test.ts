@@ -1,0 +1,182 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { createPool } from '@leadhook/db';
+import { OutboxRelay, QueueSet } from '@leadhook/queue';
+import { Redis } from 'ioredis';
+import request from 'supertest';
+import { countRows, createHarness, type Harness, validLead, waitFor } from './testing/harness.js';
+
+/** A port nothing listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A throwaway Redis that keeps nothing on disk, like the operators' (DESIGN.md). */
+class PrivateRedis {
+  private process: ChildProcess | undefined;
+  constructor(readonly port: number) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
+    this.process = child;
+    const probe = new Redis({ port: this.port, lazyConnect: true, retryStrategy: () => null });
+    try {
+      await waitFor(async () => {
+        await probe.connect().catch(() => {});
+        return (await probe.ping().catch(() => '')) === 'PONG';
+      });
+    } finally {
+      probe.disconnect();
+    }
+  }
+
+  async stop(): Promise<void> {
+    const child = this.process;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    this.process = undefined;
+  }
+}
+
+describe('PostgreSQL unavailable', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('answers 503 unavailable with Retry-After when PostgreSQL cannot be reached', async () => {
+    const source = await h.makeSource();
+    const deadPool = createPool({
+      databaseUrl: `postgresql://postgres@127.0.0.1:${await freePort()}/x`,
+    });
+    try {
+      const res = await request(h.buildApp({ pool: deadPool }))
+        .post(source.path)
+        .send(validLead());
+      expect(res.status).toBe(503);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(res.body).toEqual({
+        status: 'error',
+        errors: [{ field: null, code: 'unavailable', message: expect.any(String) }],
+      });
+    } finally {
+      await deadPool.end();
+    }
+  });
+
+  it('stores nothing when the connection dies in the middle of the transaction', async () => {
+    const source = await h.makeSource();
+    // The connection is terminated while the outbox row is being inserted, after
+    // the lead and submission rows of the same statement.
+    await h.pool.query(`
+      CREATE FUNCTION die_mid_intake() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NEW; END $$;
+      CREATE TRIGGER die_mid_intake BEFORE INSERT ON outbox
+        FOR EACH ROW EXECUTE FUNCTION die_mid_intake();`);
+    try {
+      const res = await request(h.app).post(source.path).send(validLead());
+      expect(res.status).toBe(503);
+      expect(res.body.errors[0].code).toBe('unavailable');
+      expect(await countRows(h.pool, 'leads', 'source_id = $1', [source.sourceId])).toBe(0);
+      expect(await countRows(h.pool, 'submissions', 'source_id = $1', [source.sourceId])).toBe(0);
+    } finally {
+      await h.pool.query('DROP TRIGGER die_mid_intake ON outbox; DROP FUNCTION die_mid_intake()');
+    }
+    // The pool replaced the dead connection: the seller's retry is accepted.
+    const retry = await request(h.app).post(source.path).send(validLead());
+    expect(retry.status).toBe(201);
+  });
+});
+
+describe('Redis unavailable', () => {
+  let redis: PrivateRedis;
+  let h: Harness;
+  let relayQueues: QueueSet | undefined;
+  let relay: OutboxRelay | undefined;
+
+  beforeAll(async () => {
+    redis = new PrivateRedis(await freePort());
+    await redis.start();
+    h = await createHarness({ redisUrl: redis.url, options: { defaultRateLimitPerSecond: 1 } });
+  });
+
+  afterAll(async () => {
+    await relay?.stop();
+    await relayQueues?.close();
+    await h.close();
+    await redis.stop();
+  });
+
+  it('keeps answering 201 during the outage; the outbox relay enqueues the leads once Redis is back', async () => {
+    const source = await h.makeSource({ rateLimit: 1 });
+    const before = await request(h.app).post(source.path).send(validLead());
+    expect(before.status).toBe(201);
+    await waitFor(() => h.queues.get('enrollment').getJob(`enroll-${before.body.lead_id}`));
+
+    await redis.stop();
+    await waitFor(() => h.redis.status !== 'ready' && h.queues.redis.status !== 'ready');
+    const during: string[] = [];
+    // Four leads at once against a limit of 1/s: the limiter cannot count without
+    // Redis and lets them through.
+    const responses = await Promise.all(
+      Array.from({ length: 4 }, () => request(h.app).post(source.path).send(validLead())),
+    );
+    for (const res of responses) {
+      expect(res.status).toBe(201);
+      during.push(res.body.lead_id);
+    }
+    expect(await countRows(h.pool, 'leads', 'id = ANY($1)', [during])).toBe(4);
+    expect(
+      await countRows(h.pool, 'outbox', "payload->>'lead_id' = ANY($1) AND done_at IS NULL", [
+        during,
+      ]),
+    ).toBe(4);
+
+    // Redis comes back empty (it keeps nothing on disk): the jobs are not there.
+    await redis.start();
+    await waitFor(() => h.queues.redis.status === 'ready');
+    const inspect = h.queues.get('enrollment');
+    for (const id of during) expect(await inspect.getJob(`enroll-${id}`)).toBeUndefined();
+
+    relayQueues = new QueueSet({ redisUrl: redis.url, prefix: h.prefix });
+    relay = new OutboxRelay({
+      pool: h.pool,
+      queues: relayQueues,
+      intervalMs: 200,
+      backoffBaseSeconds: 1,
+    });
+    relay.start();
+    // The relay waits out the rows' grace period (10 s) before it re-sends them.
+    const jobs = await waitFor(
+      async () => {
+        const found = await Promise.all(during.map((id) => inspect.getJob(`enroll-${id}`)));
+        return found.every((job) => job !== undefined) ? found : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
+    expect(jobs.map((job) => job?.data)).toEqual(during.map((id) => ({ lead_id: id })));
+  }, 60_000);
+});

@@ -1,0 +1,268 @@
+import { isId } from '@leadhook/db';
+import request from 'supertest';
+import {
+  countRows,
+  createHarness,
+  type Harness,
+  randomPhone,
+  validLead,
+  waitFor,
+} from './testing/harness.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await createHarness();
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+interface LeadRow {
+  id: string;
+  account_id: string;
+  source_id: string;
+  source_name: string;
+  playbook_id: string;
+  phone: string;
+  email: string;
+  fields: Record<string, string>;
+  canonical: Record<string, string>;
+  extra: Record<string, unknown>;
+  external_id: string | null;
+  tcpa_opt_in_token: string;
+  tcpa_opt_in_url: string;
+  consent_ip: string | null;
+  consent_user_agent: string | null;
+  received_at: Date;
+}
+
+describe('an accepted lead', () => {
+  it('answers 201 and stores lead, submission and outbox row, then enqueues its enrollment', async () => {
+    const source = await h.makeSource({ name: 'Acme Leads' });
+    const phone = randomPhone();
+    const before = Date.now();
+    const res = await request(h.app)
+      .post(source.path)
+      .set('User-Agent', 'SellerBot/1.0')
+      .send(
+        validLead({
+          phone: phone.national,
+          current_residence_state: 'tx',
+          date_of_birth: '04/12/1985',
+          gender: ' Female ',
+          credit_rating: 'GOOD',
+          external_id: 'v-88213',
+          utm_source: 'google',
+          score: 7,
+        }),
+      );
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ status: 'accepted', lead_id: expect.any(String) });
+    const leadId: string = res.body.lead_id;
+    expect(isId('lead', leadId)).toBe(true);
+
+    const { rows } = await h.pool.query<LeadRow>('SELECT * FROM leads WHERE id = $1', [leadId]);
+    const lead = rows[0]!;
+    expect(lead).toMatchObject({
+      account_id: source.accountId,
+      source_id: source.sourceId,
+      source_name: 'Acme Leads',
+      playbook_id: source.playbookId,
+      phone: phone.e164,
+      email: 'jane.doe@example.com',
+      external_id: 'v-88213',
+      tcpa_opt_in_token: 'a1b2c3d4-e5f6-4789-abcd-ef0123456789',
+      tcpa_opt_in_url: 'https://quotes.example.com/auto?step=consent',
+      consent_user_agent: 'SellerBot/1.0',
+      extra: { utm_source: 'google', score: 7 },
+      canonical: { gender: 'female', marital_status: 'married', credit_rating: 'good' },
+    });
+    expect(lead.fields).toMatchObject({
+      phone: phone.e164,
+      current_residence_state: 'TX',
+      date_of_birth: '1985-04-12',
+      gender: ' Female ',
+      credit_rating: 'GOOD',
+    });
+    expect(lead.consent_ip).toMatch(/127\.0\.0\.1|::1/);
+    expect(lead.received_at.getTime()).toBeGreaterThanOrEqual(before - 5);
+    expect(lead.received_at.getTime()).toBeLessThanOrEqual(Date.now());
+
+    const submissions = await h.pool.query(
+      'SELECT result, lead_id, external_id, source_id, user_agent FROM submissions WHERE lead_id = $1',
+      [leadId],
+    );
+    expect(submissions.rows).toEqual([
+      {
+        result: 'accepted',
+        lead_id: leadId,
+        external_id: 'v-88213',
+        source_id: source.sourceId,
+        user_agent: 'SellerBot/1.0',
+      },
+    ]);
+    const outbox = await h.pool.query(
+      "SELECT topic, payload, done_at FROM outbox WHERE payload->>'lead_id' = $1",
+      [leadId],
+    );
+    expect(outbox.rows).toEqual([
+      { topic: 'enrollment', payload: { lead_id: leadId }, done_at: null },
+    ]);
+
+    const job = await waitFor(() => h.queues.get('enrollment').getJob(`enroll-${leadId}`));
+    expect(job.data).toEqual({ lead_id: leadId });
+  });
+
+  it('accepts phone and zip as JSON numbers, and a form-urlencoded body', async () => {
+    const source = await h.makeSource();
+    const phone = randomPhone();
+    const digits = Number(phone.e164.slice(2));
+    const json = await request(h.app)
+      .post(source.path)
+      .send(validLead({ phone: digits, current_residence_zip: 78701 }));
+    expect(json.status).toBe(201);
+
+    const form = await request(h.app)
+      .post(source.path)
+      .type('form')
+      .send(new URLSearchParams(validLead() as Record<string, string>).toString());
+    expect(form.status).toBe(201);
+    expect(form.body.status).toBe('accepted');
+  });
+});
+
+describe('a rejected lead', () => {
+  it('answers 422 with every problem and records only the reasons, never the body', async () => {
+    const source = await h.makeSource();
+    const res = await request(h.app)
+      .post(source.path)
+      .send(
+        validLead({
+          email: 'not-an-email',
+          phone: '12',
+          first_name: ' ',
+          current_residence_state: undefined,
+          external_id: 'v-1',
+        }),
+      );
+    expect(res.status).toBe(422);
+    expect(res.body.status).toBe('rejected');
+    expect(res.body.errors).toEqual([
+      { field: 'first_name', code: 'required', message: expect.any(String) },
+      { field: 'email', code: 'invalid', message: expect.any(String) },
+      { field: 'phone', code: 'invalid', message: expect.any(String) },
+      { field: 'current_residence_state', code: 'required', message: expect.any(String) },
+    ]);
+    const { rows } = await h.pool.query('SELECT * FROM submissions WHERE source_id = $1', [
+      source.sourceId,
+    ]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      result: 'rejected',
+      lead_id: null,
+      external_id: 'v-1',
+      errors: [
+        { field: 'first_name', code: 'required' },
+        { field: 'email', code: 'invalid' },
+        { field: 'phone', code: 'invalid' },
+        { field: 'current_residence_state', code: 'required' },
+      ],
+    });
+    expect(JSON.stringify(rows[0])).not.toContain('not-an-email');
+    expect(await countRows(h.pool, 'leads', 'source_id = $1', [source.sourceId])).toBe(0);
+  });
+
+  it('answers 422 too_many_fields beyond 50 extra fields', async () => {
+    const source = await h.makeSource();
+    const extras = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`x${i}`, 'v']));
+    const res = await request(h.app).post(source.path).send(validLead(extras));
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([
+      { field: 'x50', code: 'too_many_fields', message: expect.any(String) },
+    ]);
+  });
+});
+
+describe('duplicates', () => {
+  it('answers 200 with the first lead and records the attribution, without enrolling again', async () => {
+    const first = await h.makeSource({ name: 'First vendor' });
+    const second = await h.makeSource({ accountId: first.accountId, name: 'Second vendor' });
+    const phone = randomPhone();
+    const original = await request(h.app)
+      .post(first.path)
+      .send(validLead({ phone: phone.national }));
+    expect(original.status).toBe(201);
+    const leadId: string = original.body.lead_id;
+
+    const dup = await request(h.app)
+      .post(second.path)
+      .send(validLead({ phone: phone.e164, first_name: 'Janet', external_id: 'aff-7' }));
+    expect(dup.status).toBe(200);
+    expect(dup.body).toEqual({ status: 'duplicate', lead_id: leadId });
+
+    expect(await countRows(h.pool, 'leads', 'phone = $1', [phone.e164])).toBe(1);
+    expect(await countRows(h.pool, 'outbox', "payload->>'lead_id' = $1", [leadId])).toBe(1);
+    const { rows } = await h.pool.query(
+      'SELECT result, lead_id, external_id, source_id FROM submissions WHERE source_id = $1',
+      [second.sourceId],
+    );
+    expect(rows).toEqual([
+      { result: 'duplicate', lead_id: leadId, external_id: 'aff-7', source_id: second.sourceId },
+    ]);
+  });
+
+  it('is per account: the same phone in another account is a new lead', async () => {
+    const a = await h.makeSource();
+    const b = await h.makeSource();
+    const phone = randomPhone().national;
+    expect((await request(h.app).post(a.path).send(validLead({ phone }))).status).toBe(201);
+    expect((await request(h.app).post(b.path).send(validLead({ phone }))).status).toBe(201);
+  });
+
+  it('counts the window from the original acceptance, with the account override', async () => {
+    const source = await h.makeSource();
+    const phone = randomPhone().national;
+    const first = await request(h.app).post(source.path).send(validLead({ phone }));
+    const firstId: string = first.body.lead_id;
+    await h.pool.query(`UPDATE leads SET created_at = now() - interval '31 days' WHERE id = $1`, [
+      firstId,
+    ]);
+    // Outside the default 30 days: a new lead.
+    const second = await request(h.app).post(source.path).send(validLead({ phone }));
+    expect(second.status).toBe(201);
+    expect(second.body.lead_id).not.toBe(firstId);
+
+    const longWindow = await h.makeSource({ duplicateWindowDays: 60 });
+    const phone2 = randomPhone().national;
+    const old = await request(h.app)
+      .post(longWindow.path)
+      .send(validLead({ phone: phone2 }));
+    await h.pool.query(`UPDATE leads SET created_at = now() - interval '31 days' WHERE id = $1`, [
+      old.body.lead_id,
+    ]);
+    const again = await request(h.app)
+      .post(longWindow.path)
+      .send(validLead({ phone: phone2 }));
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ status: 'duplicate', lead_id: old.body.lead_id });
+  });
+
+  it('creates exactly one lead when ten identical submissions race', async () => {
+    const source = await h.makeSource();
+    const body = validLead();
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => request(h.app).post(source.path).send(body)),
+    );
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    const leadIds = new Set(responses.map((r) => r.body.lead_id));
+    expect(leadIds.size).toBe(1);
+    expect(await countRows(h.pool, 'leads', 'source_id = $1', [source.sourceId])).toBe(1);
+    expect(await countRows(h.pool, 'submissions', 'source_id = $1', [source.sourceId])).toBe(10);
+    expect(await countRows(h.pool, 'outbox', "payload->>'lead_id' = $1", [[...leadIds][0]])).toBe(
+      1,
+    );
+  });
+});

@@ -1,0 +1,71 @@
+import { Redis } from 'ioredis';
+import request from 'supertest';
+import { countRows, createHarness, type Harness, validLead } from './testing/harness.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await createHarness({ options: { defaultRateLimitPerSecond: 3 } });
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+async function statuses(path: string, count: number): Promise<number[]> {
+  const out: number[] = [];
+  // Empty bodies: the limit counts requests, whatever they carry (422 here).
+  for (let i = 0; i < count; i++) out.push((await request(h.app).post(path).send({})).status);
+  return out;
+}
+
+describe('per-source rate limit', () => {
+  it("allows the source's rate plus a burst of as much again, then answers 429 with Retry-After", async () => {
+    const source = await h.makeSource({ rateLimit: 2 });
+    expect(await statuses(source.path, 4)).toEqual([422, 422, 422, 422]);
+    const limited = await request(h.app).post(source.path).send(validLead());
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(limited.body).toEqual({
+      status: 'error',
+      errors: [{ field: null, code: 'rate_limited', message: expect.any(String) }],
+    });
+    // A 429 stores nothing.
+    expect(await countRows(h.pool, 'leads', 'source_id = $1', [source.sourceId])).toBe(0);
+    expect(await countRows(h.pool, 'submissions', 'source_id = $1', [source.sourceId])).toBe(4);
+  });
+
+  it('limits each source on its own', async () => {
+    const a = await h.makeSource({ rateLimit: 1 });
+    const b = await h.makeSource({ rateLimit: 1 });
+    expect(await statuses(a.path, 3)).toEqual([422, 422, 429]);
+    expect(await statuses(b.path, 1)).toEqual([422]);
+  });
+
+  it('uses the process default when the source sets none', async () => {
+    const source = await h.makeSource();
+    expect(await statuses(source.path, 7)).toEqual([422, 422, 422, 422, 422, 422, 429]);
+  });
+
+  it('does not limit a source whose rate_limit is 0', async () => {
+    const source = await h.makeSource({ rateLimit: 0 });
+    const all = await statuses(source.path, 25);
+    expect(all.every((s) => s === 422)).toBe(true);
+  });
+
+  it('lets leads through when Redis is unreachable', async () => {
+    // A client that is not connected, as ioredis reports Redis being away (the
+    // outage test kills a real Redis under the limiter too).
+    const deadRedis = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false });
+    try {
+      const app = h.buildApp({ redis: deadRedis });
+      const source = await h.makeSource({ rateLimit: 1 });
+      const results: number[] = [];
+      for (let i = 0; i < 4; i++)
+        results.push((await request(app).post(source.path).send(validLead())).status);
+      expect(results).toEqual([201, 201, 201, 201]);
+    } finally {
+      deadRedis.disconnect();
+    }
+  });
+});
