@@ -17,7 +17,6 @@ import {
   findIdempotentResponse,
   type IntakeSource,
   insertRejected,
-  lock,
   type RequestEvidence,
   storeIdempotentResponse,
 } from './intake.store.js';
@@ -126,10 +125,8 @@ export class IntakeService {
       });
       return { kind: 'rejected', source, errors: validation.errors };
     }
-    const lead = validation.lead;
-    const result = await this.transaction(this.phoneLockKey(source, lead), (client) =>
-      this.store(client, source, lead, input.evidence),
-    );
+    // One statement, its own transaction: no BEGIN/COMMIT round trips.
+    const result = await this.store(pool, source, validation.lead, input.evidence);
     if (result.kind === 'accepted') this.enqueueSoon(result.leadId);
     return result;
   }
@@ -159,7 +156,6 @@ export class IntakeService {
         const validation = this.deps.validate(input.body);
         let result: StoredResult;
         if (validation.ok) {
-          await lock(client, this.phoneLockKey(source, validation.lead));
           result = await this.store(client, source, validation.lead, input.evidence);
         } else {
           await insertRejected(client, {
@@ -187,12 +183,13 @@ export class IntakeService {
   }
 
   private async store(
-    client: PoolClient,
+    db: Pool | PoolClient,
     source: IntakeSource,
     lead: NormalizedLead,
     evidence: RequestEvidence,
   ): Promise<StoredResult> {
-    const outcome = await acceptOrDuplicate(client, {
+    const outcome = await acceptOrDuplicate(db, {
+      lockKey: this.phoneLockKey(source, lead),
       source,
       lead,
       leadId: newId('lead'),

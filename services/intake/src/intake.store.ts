@@ -2,13 +2,10 @@
  * The intake's SQL. Raw `pg`, not Prisma, on purpose: intake is the hot path (a
  * benchmark holds it to half of pgbench doing the same inserts), and a plain pool
  * with named prepared statements measured ~2x faster per row than Prisma
- * (DESIGN.md). An accepted lead costs three round trips on one connection:
- *   1. `BEGIN; SELECT pg_advisory_xact_lock(k)`  (one simple-protocol message)
- *   2. one CTE: duplicate lookup + lead + submission + outbox row
- *   3. `COMMIT`
- * The lock and the lookup cannot share a statement: under READ COMMITTED a
- * statement's snapshot is taken when it starts, so a lookup that waited on the
- * lock inside the same statement would not see the lead its rival just committed.
+ * (DESIGN.md). An accepted lead costs two round trips: the source lookup and one
+ * call of the SQL function intake_accept (lock, duplicate lookup, lead,
+ * submission and outbox row, as its own transaction). Its migration
+ * (prisma/migrations/*_intake_accept_function) says why it is a function.
  */
 import { createHash } from 'node:crypto';
 import type { LeadFieldError, NormalizedLead } from '@leadhook/contracts';
@@ -73,24 +70,19 @@ export async function beginLocked(client: PoolClient, lockKey: string): Promise<
   await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${lockKey})`);
 }
 
-export async function lock(client: PoolClient, lockKey: string): Promise<void> {
-  await client.query({
-    name: 'intake_lock',
-    text: 'SELECT pg_advisory_xact_lock($1::bigint)',
-    values: [lockKey],
-  });
-}
-
 export type AcceptOutcome = { result: 'accepted' | 'duplicate'; leadId: string };
 
 /**
- * Inserts the lead, its submission and its outbox row, or, when the account has a
- * lead with this phone inside the window (counted from that lead's acceptance), a
- * duplicate submission pointing at it. Run after the (account, phone) lock.
+ * Takes the (account, phone) lock, then inserts the lead, its submission and its
+ * outbox row, or, when the account has a lead with this phone inside the window
+ * (counted from that lead's acceptance), a duplicate submission pointing at it.
+ * One round trip: the SQL function intake_accept (its migration says why). On
+ * the pool it is its own transaction; on a client inside BEGIN it joins that one.
  */
 export async function acceptOrDuplicate(
-  client: PoolClient,
+  db: Pool | PoolClient,
   input: {
+    lockKey: string;
     source: IntakeSource;
     lead: NormalizedLead;
     leadId: string;
@@ -100,37 +92,18 @@ export async function acceptOrDuplicate(
   },
 ): Promise<AcceptOutcome> {
   const { source, lead, evidence } = input;
-  const { rows } = await client.query<{ result: 'accepted' | 'duplicate'; lead_id: string }>({
+  const { rows } = await db.query<{ result: 'accepted' | 'duplicate'; lead_id: string }>({
     name: 'intake_accept',
-    text: `WITH dup AS (
-             SELECT id FROM leads
-              WHERE account_id = $2 AND phone = $5 AND created_at > now() - make_interval(days => $17)
-              ORDER BY created_at DESC LIMIT 1
-           ), new_lead AS (
-             INSERT INTO leads (id, account_id, source_id, source_name, playbook_id, phone, email,
-                                first_name, last_name, fields, canonical, extra, external_id,
-                                tcpa_opt_in_token, tcpa_opt_in_url, consent_ip, consent_user_agent,
-                                received_at)
-             SELECT $1, $2, $3, $4, $18, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $19
-              WHERE NOT EXISTS (SELECT 1 FROM dup)
-             RETURNING id
-           ), sub AS (
-             INSERT INTO submissions (id, account_id, source_id, result, lead_id, external_id, ip,
-                                      user_agent, created_at)
-             SELECT $20, $2, $3,
-                    CASE WHEN EXISTS (SELECT 1 FROM dup) THEN 'duplicate' ELSE 'accepted' END,
-                    COALESCE((SELECT id FROM dup), (SELECT id FROM new_lead)), $12, $15, $16, $19
-             RETURNING result, lead_id
-           ), box AS (
-             INSERT INTO outbox (topic, payload)
-             SELECT 'enrollment', jsonb_build_object('lead_id', id) FROM new_lead
-           )
-           SELECT result, lead_id FROM sub`,
+    text: `SELECT result, lead_id FROM intake_accept(
+             $1::bigint, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13::jsonb,
+             $14, $15, $16, $17, $18, $19::int, $20::timestamptz, $21)`,
     values: [
+      input.lockKey,
       input.leadId,
       source.accountId,
       source.id,
       source.name,
+      source.playbookId,
       lead.fields.phone,
       lead.fields.email,
       lead.fields.first_name,
@@ -144,7 +117,6 @@ export async function acceptOrDuplicate(
       evidence.ip,
       evidence.userAgent,
       input.windowDays,
-      source.playbookId,
       evidence.receivedAt,
       input.submissionId,
     ],

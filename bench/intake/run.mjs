@@ -1,0 +1,264 @@
+#!/usr/bin/env node
+// Intake benchmark (issue: "Foundation, lead intake…" › Benchmark).
+//
+// Runs the real intake process (services/intake/dist/main.js, so `pnpm build`
+// first) against a scratch database, posts DISTINCT valid leads with autocannon
+// (64 connections, 20 s by default), then — in the same run, on the same
+// PostgreSQL server — has pgbench do the same durable write the intake does for
+// an accepted lead (lead + submission + outbox rows in one transaction). The
+// ratio of the two rates is the figure: this machine is noisy, absolute numbers
+// are not. Afterwards every lead id answered with 201 is looked up in PostgreSQL.
+//
+// Usage: node bench/intake/run.mjs [--duration 20] [--connections 64] [--out bench/RESULTS.md]
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpus, totalmem } from 'node:os';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '20' },
+    connections: { type: 'string', default: '64' },
+    warmup: { type: 'string', default: '3' },
+    port: { type: 'string', default: '3900' },
+    out: { type: 'string' },
+  },
+});
+const duration = Number(args.duration);
+const connections = Number(args.connections);
+const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const dbName = 'leadhook_bench';
+const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+
+async function sql(url, text, params = []) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+function run(cmd, argv, env = {}) {
+  const r = spawnSync(cmd, argv, { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+// --- a fresh database with one account, playbook and unlimited source ---------
+await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+await sql(adminUrl, `CREATE DATABASE ${dbName}`);
+run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: dbUrl });
+// Ids of the shape the services check (prefix + 26 Crockford base32 characters).
+const crockford = '0123456789abcdefghjkmnpqrstvwxyz';
+const fakeId = (prefix) =>
+  `${prefix}_${Array.from(randomBytes(26), (b) => crockford[b % 32]).join('')}`;
+const accountId = fakeId('acc');
+const playbookId = fakeId('pb');
+const sourceId = fakeId('src');
+const intakeKey = randomBytes(24).toString('base64url');
+await sql(dbUrl, `INSERT INTO accounts (id, name) VALUES ($1, 'bench')`, [accountId]);
+await sql(dbUrl, `INSERT INTO playbooks (id, account_id, name) VALUES ($1, $2, 'bench')`, [
+  playbookId,
+  accountId,
+]);
+await sql(
+  dbUrl,
+  `INSERT INTO marketing_sources (id, account_id, playbook_id, name, source_type, intake_key, rate_limit)
+   VALUES ($1, $2, $3, 'bench', 'vendor', $4, 0)`,
+  [sourceId, accountId, playbookId, intakeKey],
+);
+
+// --- the intake process ----------------------------------------------------------
+const port = Number(args.port);
+const intake = spawn('node', [...(process.env.INTAKE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'services/intake/dist/main.js'], {
+  cwd: root,
+  env: {
+    ...process.env,
+    DATABASE_URL: dbUrl,
+    REDIS_URL: redisUrl,
+    INTAKE_PORT: String(port),
+    LOG_LEVEL: 'warn',
+    QUEUE_PREFIX: `bench-${randomBytes(3).toString('hex')}`,
+  },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const base = `http://127.0.0.1:${port}`;
+for (let i = 0; ; i++) {
+  try {
+    const r = await fetch(`${base}/readyz`);
+    if (r.ok) break;
+  } catch {}
+  if (i > 100) throw new Error('intake did not become ready');
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+// Distinct, valid US numbers: Austin (512) exchanges 200-999, lines 0000-9999.
+let seq = 0;
+function lead() {
+  const n = seq++;
+  const exchange = 200 + Math.floor(n / 10000);
+  const line = String(n % 10000).padStart(4, '0');
+  return JSON.stringify({
+    first_name: 'Bench',
+    last_name: `Lead${n}`,
+    email: `bench${n}@example.com`,
+    phone: `+1512${exchange}${line}`,
+    current_insurance_carrier: 'Acme Mutual',
+    current_insurance_coverage: '100/300/100',
+    current_residence_address: '123 Main St',
+    current_residence_city: 'Austin',
+    current_residence_state: 'TX',
+    current_residence_zip: '78701',
+    date_of_birth: '1985-04-12',
+    gender: 'female',
+    marital_status: 'married',
+    credit_rating: 'good',
+    tcpa_opt_in_token: `tok-${n}`,
+    tcpa_opt_in_url: 'https://quotes.example.com/consent',
+    external_id: `ext-${n}`,
+  });
+}
+
+const accepted = [];
+const statuses = new Map();
+function load(seconds) {
+  return autocannon({
+    url: `${base}/marketing_sources/${accountId}/${intakeKey}`,
+    connections,
+    duration: seconds,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (req) => ({ ...req, body: lead() }),
+        onResponse: (status, body) => {
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          if (status === 201) accepted.push(JSON.parse(body).lead_id);
+        },
+      },
+    ],
+  });
+}
+
+// CPU seconds (user + system) of a set of processes, from /proc: where the time goes.
+function cpuSeconds(pids) {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+      if (process.env.BENCH_DEBUG_CPU) console.error(pid, 'user', fields[11], 'sys', fields[12]);
+    } catch {}
+  }
+  return ticks / 100;
+}
+function postgresPids() {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false;
+      }
+    });
+}
+
+await load(Number(args.warmup));
+accepted.length = 0;
+statuses.clear();
+const pgPidsBefore = postgresPids();
+const cpuBefore = {
+  intake: cpuSeconds([intake.pid]),
+  postgres: cpuSeconds(pgPidsBefore),
+  loader: process.cpuUsage(),
+};
+const result = await load(duration);
+const cpu = {
+  intake: cpuSeconds([intake.pid]) - cpuBefore.intake,
+  // Backends that exited during the run are not counted; the pool keeps them open.
+  postgres: cpuSeconds(postgresPids()) - cpuBefore.postgres,
+  loader: (() => {
+    const u = process.cpuUsage(cpuBefore.loader);
+    return (u.user + u.system) / 1e6;
+  })(),
+};
+intake.kill('SIGTERM');
+await new Promise((r) => intake.once('exit', r));
+
+// --- every 201 lead is in PostgreSQL ----------------------------------------------
+const [{ found }] = await sql(dbUrl, 'SELECT count(*)::int AS found FROM leads WHERE id = ANY($1)', [
+  accepted,
+]);
+
+// --- pgbench: the same durable write, same server, same run ------------------------
+const dir = mkdtempSync(join(tmpdir(), 'leadhook-bench-'));
+const script = join(dir, 'intake-write.sql');
+writeFileSync(
+  script,
+  `\\set n random(1, 2000000000)
+BEGIN;
+INSERT INTO leads (id, account_id, source_id, source_name, playbook_id, phone, email, first_name, last_name,
+  fields, canonical, extra, external_id, tcpa_opt_in_token, tcpa_opt_in_url, consent_ip, consent_user_agent, received_at)
+VALUES ('lead_pgb_' || :n || '_' || :client_id, '${accountId}', '${sourceId}', 'bench', '${playbookId}', '+1512' || :n, 'b' || :n || '@example.com',
+  'Bench', 'Lead', '{"first_name":"Bench","last_name":"Lead","email":"b@example.com","phone":"+15125550100","current_insurance_carrier":"Acme Mutual","current_insurance_coverage":"100/300/100","current_residence_address":"123 Main St","current_residence_city":"Austin","current_residence_state":"TX","current_residence_zip":"78701","date_of_birth":"1985-04-12","gender":"female","marital_status":"married","credit_rating":"good"}',
+  '{"gender":"female","marital_status":"married","credit_rating":"good"}', '{}', 'ext', 'tok', 'https://quotes.example.com/consent', '127.0.0.1', 'pgbench', now());
+INSERT INTO submissions (id, account_id, source_id, result, lead_id, external_id, ip, user_agent)
+VALUES ('subm_pgb_' || :n || '_' || :client_id, '${accountId}', '${sourceId}', 'accepted', 'lead_pgb_' || :n || '_' || :client_id, 'ext', '127.0.0.1', 'pgbench');
+INSERT INTO outbox (topic, payload) VALUES ('enrollment', jsonb_build_object('lead_id', 'lead_pgb_' || :n || '_' || :client_id));
+COMMIT;
+`,
+);
+const pgbenchOut = run('pgbench', [
+  '-n',
+  '-c',
+  String(connections),
+  '-j',
+  '2',
+  '-T',
+  String(duration),
+  '-M',
+  'prepared',
+  '-f',
+  script,
+  dbUrl,
+]);
+const pgbenchTps = Number(/tps = ([\d.]+)/.exec(pgbenchOut)?.[1]);
+
+// --- report -------------------------------------------------------------------------
+const leadsPerSecond = accepted.length / duration;
+const ratio = leadsPerSecond / pgbenchTps;
+const errors = result.errors + result.timeouts + [...statuses].filter(([s]) => s !== 201).reduce((a, [, n]) => a + n, 0);
+const pgVersion = (await sql(dbUrl, 'SHOW server_version'))[0].server_version;
+const report = `
+## Intake — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC
+
+Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, PostgreSQL ${pgVersion}, one intake process.
+Command: \`pnpm build && node bench/intake/run.mjs --duration ${duration} --connections ${connections}\`
+
+| figure | value |
+|---|---|
+| accepted leads/s (201) | ${leadsPerSecond.toFixed(0)} |
+| latency p50 / p99 | ${result.latency.p50} ms / ${result.latency.p99} ms |
+| pgbench, same write (lead + submission + outbox, one transaction, ${connections} clients, prepared) | ${pgbenchTps.toFixed(0)} tps |
+| **ratio intake / pgbench** | **${ratio.toFixed(2)}** (target ≥ 0.5) |
+| responses by status | ${[...statuses].map(([s, n]) => `${s}: ${n}`).join(', ')} |
+| errors (non-201, socket errors, timeouts) | ${errors} |
+| 201 leads found in PostgreSQL afterwards | ${found} of ${accepted.length} |
+| CPU per accepted lead: intake / PostgreSQL / load generator | ${((cpu.intake / accepted.length) * 1e3).toFixed(2)} ms / ${((cpu.postgres / accepted.length) * 1e3).toFixed(2)} ms / ${((cpu.loader / accepted.length) * 1e3).toFixed(2)} ms |
+| CPU used during the run (of ${cpus().length * duration} core-seconds) | intake ${cpu.intake.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s, load generator ${cpu.loader.toFixed(1)} s |
+`;
+process.stdout.write(report);
+if (args.out) appendFileSync(join(root, args.out), report);
+await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+process.exit(found === accepted.length && errors === 0 ? 0 : 1);
