@@ -45,7 +45,8 @@ fi
 
 # Local development trusts loopback connections as the postgres user; a fresh
 # Debian install asks for a password on TCP, so allow it for 127.0.0.1 only.
-if ! psql -h 127.0.0.1 -U postgres -d postgres -Atc 'select 1' >/dev/null 2>&1; then
+# (psql -w: never prompt; an interactive run would otherwise wait for a password.)
+if ! psql -w -h 127.0.0.1 -U postgres -d postgres -Atc 'select 1' >/dev/null 2>&1; then
   hba=$(as_postgres psql -Atc 'show hba_file' 2>/dev/null || true)
   if [ -n "$hba" ]; then
     echo "bootstrap: trusting 127.0.0.1 for user postgres in $hba"
@@ -53,8 +54,8 @@ if ! psql -h 127.0.0.1 -U postgres -d postgres -Atc 'select 1' >/dev/null 2>&1; 
     as_postgres psql -Atc 'select pg_reload_conf()' >/dev/null
   fi
 fi
-if ! psql -h 127.0.0.1 -U postgres -d postgres -Atc "select 1 from pg_database where datname='leadhook'" | grep -q 1; then
-  psql -h 127.0.0.1 -U postgres -d postgres -qc 'create database leadhook'
+if ! psql -w -h 127.0.0.1 -U postgres -d postgres -Atc "select 1 from pg_database where datname='leadhook'" | grep -q 1; then
+  psql -w -h 127.0.0.1 -U postgres -d postgres -qc 'create database leadhook'
 fi
 
 pnpm install --frozen-lockfile

@@ -1,4 +1,10 @@
-import { ConfigError, loadConfig, parseContactHours, parseDuration } from './config.js';
+import {
+  ConfigError,
+  loadConfig,
+  parseContactHours,
+  parseDuration,
+  SETTING_NAMES,
+} from './config.js';
 
 describe('loadConfig', () => {
   it('gives the contract defaults for an empty environment', () => {
@@ -52,6 +58,19 @@ describe('loadConfig', () => {
       expect(String(err)).toContain('DATABASE_URL');
       expect(String(err)).not.toContain('hunter2');
     }
+  });
+
+  it('reads every name of SETTING_NAMES (the list docs and compose are checked against)', () => {
+    const env = Object.fromEntries(SETTING_NAMES.map((name) => [name, '!']));
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const named = (error as ConfigError).problems.map((p) => p.split(':')[0]);
+    expect(named).toEqual([...SETTING_NAMES]);
   });
 
   it('trims a trailing slash from PUBLIC_BASE_URL', () => {

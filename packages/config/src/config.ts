@@ -157,12 +157,44 @@ function queuePrefix(text: string): string {
 }
 
 /**
+ * Every environment setting and its default: the one list loadConfig reads. The
+ * README, docker-compose.yml and their tests are checked against it.
+ */
+export const SETTING_DEFAULTS = {
+  DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/leadhook',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  PUBLIC_BASE_URL: 'http://localhost:3000',
+  INTAKE_PORT: '3000',
+  API_PORT: '3001',
+  PLAYBOOK_WORKER_PORT: '3002',
+  WEBHOOK_WORKER_PORT: '3003',
+  WEBHOOK_TIMEOUT_MS: '15000',
+  WEBHOOK_RETRY_SCHEDULE: '0,5s,5m,30m,2h,5h,10h,10h',
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false',
+  CONTACT_HOURS: '08:00-21:00',
+  INTAKE_RATE_LIMIT_PER_SOURCE: '50',
+  INTAKE_MAX_BODY_BYTES: '65536',
+  DUPLICATE_WINDOW_DAYS: '30',
+  LOG_LEVEL: 'info',
+  QUEUE_PREFIX: 'leadhook',
+  SHUTDOWN_TIMEOUT_MS: '10000',
+} as const satisfies Record<string, string>;
+
+export type SettingName = keyof typeof SETTING_DEFAULTS;
+
+/** The names of every environment setting, in the order of SETTING_DEFAULTS. */
+export const SETTING_NAMES: readonly SettingName[] = Object.freeze(
+  Object.keys(SETTING_DEFAULTS) as SettingName[],
+);
+
+/**
  * Parses the environment. Throws ConfigError naming every bad variable; a
  * connection string's password never appears in the message.
  */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
-  function read<T>(name: string, fallback: string, parse: (text: string) => T, secret = false): T {
+  function read<T>(name: SettingName, parse: (text: string) => T, secret = false): T {
+    const fallback = SETTING_DEFAULTS[name];
     const raw = env[name];
     const text = raw === undefined || raw === '' ? fallback : raw;
     try {
@@ -176,32 +208,23 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const config: Config = {
-    databaseUrl: read(
-      'DATABASE_URL',
-      'postgresql://postgres@127.0.0.1:5432/leadhook',
-      url(['postgresql:', 'postgres:']),
-      true,
-    ),
-    redisUrl: read('REDIS_URL', 'redis://127.0.0.1:6379', url(['redis:', 'rediss:']), true),
-    publicBaseUrl: read('PUBLIC_BASE_URL', 'http://localhost:3000', (t) =>
-      url(['http:', 'https:'])(t).replace(/\/+$/, ''),
-    ),
-    intakePort: read('INTAKE_PORT', '3000', port),
-    apiPort: read('API_PORT', '3001', port),
-    playbookWorkerPort: read('PLAYBOOK_WORKER_PORT', '3002', port),
-    webhookWorkerPort: read('WEBHOOK_WORKER_PORT', '3003', port),
-    webhookTimeoutMs: read('WEBHOOK_TIMEOUT_MS', '15000', positive),
-    webhookRetryScheduleMs: Object.freeze(
-      read('WEBHOOK_RETRY_SCHEDULE', '0,5s,5m,30m,2h,5h,10h,10h', schedule),
-    ),
-    webhookAllowPrivateTargets: read('WEBHOOK_ALLOW_PRIVATE_TARGETS', 'false', boolean),
-    contactHours: Object.freeze(read('CONTACT_HOURS', '08:00-21:00', parseContactHours)),
-    intakeRateLimitPerSource: read('INTAKE_RATE_LIMIT_PER_SOURCE', '50', integer),
-    intakeMaxBodyBytes: read('INTAKE_MAX_BODY_BYTES', '65536', positive),
-    duplicateWindowDays: read('DUPLICATE_WINDOW_DAYS', '30', integer),
-    logLevel: read('LOG_LEVEL', 'info', logLevel),
-    queuePrefix: read('QUEUE_PREFIX', 'leadhook', queuePrefix),
-    shutdownTimeoutMs: read('SHUTDOWN_TIMEOUT_MS', '10000', positive),
+    databaseUrl: read('DATABASE_URL', url(['postgresql:', 'postgres:']), true),
+    redisUrl: read('REDIS_URL', url(['redis:', 'rediss:']), true),
+    publicBaseUrl: read('PUBLIC_BASE_URL', (t) => url(['http:', 'https:'])(t).replace(/\/+$/, '')),
+    intakePort: read('INTAKE_PORT', port),
+    apiPort: read('API_PORT', port),
+    playbookWorkerPort: read('PLAYBOOK_WORKER_PORT', port),
+    webhookWorkerPort: read('WEBHOOK_WORKER_PORT', port),
+    webhookTimeoutMs: read('WEBHOOK_TIMEOUT_MS', positive),
+    webhookRetryScheduleMs: Object.freeze(read('WEBHOOK_RETRY_SCHEDULE', schedule)),
+    webhookAllowPrivateTargets: read('WEBHOOK_ALLOW_PRIVATE_TARGETS', boolean),
+    contactHours: Object.freeze(read('CONTACT_HOURS', parseContactHours)),
+    intakeRateLimitPerSource: read('INTAKE_RATE_LIMIT_PER_SOURCE', integer),
+    intakeMaxBodyBytes: read('INTAKE_MAX_BODY_BYTES', positive),
+    duplicateWindowDays: read('DUPLICATE_WINDOW_DAYS', integer),
+    logLevel: read('LOG_LEVEL', logLevel),
+    queuePrefix: read('QUEUE_PREFIX', queuePrefix),
+    shutdownTimeoutMs: read('SHUTDOWN_TIMEOUT_MS', positive),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -1,4 +1,4 @@
-export type { Config, ContactHours, LogLevel } from './config.js';
+export type { Config, ContactHours, LogLevel, SettingName } from './config.js';
 export {
   ConfigError,
   contactHoursWiderThanLaw,
@@ -6,4 +6,6 @@ export {
   loadConfigOrExit,
   parseContactHours,
   parseDuration,
+  SETTING_DEFAULTS,
+  SETTING_NAMES,
 } from './config.js';

@@ -1,0 +1,206 @@
+import { createServer, type Server } from 'node:http';
+import type { Config } from '@leadhook/config';
+import { createPool, type Pool } from '@leadhook/db';
+import {
+  closeServer,
+  createLogger,
+  createMetrics,
+  healthRoutes,
+  httpObservability,
+  type Logger,
+  listen,
+  type Metrics,
+  onShutdownSignal,
+} from '@leadhook/observability';
+import { OutboxRelay, oldestOpenOutboxAgeSeconds, QueueSet } from '@leadhook/queue';
+import express from 'express';
+import type { Redis } from 'ioredis';
+import { Counter, Gauge } from 'prom-client';
+
+/**
+ * What every worker process runs besides its own jobs (CONTRACT §5, DESIGN.md "The
+ * outbox"): a small HTTP server for /healthz, /readyz and /metrics, and the outbox
+ * relay. A worker's real work (BullMQ workers, reconcilers) plugs in as components,
+ * which share the runtime's pool, queues and metrics.
+ */
+
+/** What a component receives when it starts. */
+export interface WorkerContext {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  /** This process's PostgreSQL pool. */
+  readonly pool: Pool;
+  /** Producers for every queue (fail fast when Redis is away). */
+  readonly queues: QueueSet;
+  /** The queues' fail-fast Redis client (readiness, small commands). */
+  readonly redis: Redis;
+}
+
+/**
+ * A piece of a worker's job. Components start after the relay and HTTP server,
+ * in order, and stop first, in reverse order, while /healthz still answers: a
+ * component's stop is where it finishes or hands back its current jobs.
+ */
+export interface WorkerComponent {
+  readonly name: string;
+  start(context: WorkerContext): Promise<void> | void;
+  stop(): Promise<void>;
+}
+
+export interface WorkerRuntimeOptions {
+  /** The process name in logs and metrics: playbook-worker, webhook-worker. */
+  service: string;
+  config: Config;
+  /** HTTP port for health and metrics; 0 picks a free one (tests). */
+  port: number;
+  host?: string;
+  /** Defaults to a JSON logger at config.logLevel. */
+  logger?: Logger;
+  /** How often the relay looks for open outbox rows (ms). */
+  relayIntervalMs?: number;
+  components?: readonly WorkerComponent[];
+}
+
+export interface WorkerRuntime extends WorkerContext {
+  /** Starts the relay, the HTTP server and the components; resolves with the bound port. */
+  start(): Promise<{ port: number }>;
+  /** Stops everything; safe to call more than once and after a failed start. */
+  stop(): Promise<void>;
+}
+
+/** Relay failures repeat every round while a dependency is away: log one per window. */
+const ERROR_LOG_INTERVAL_MS = 30_000;
+
+export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntime {
+  const { config, service } = options;
+  const logger = options.logger ?? createLogger({ service, level: config.logLevel });
+  const metrics = createMetrics(service);
+  const pool = createPool({ databaseUrl: config.databaseUrl });
+  const queues = new QueueSet({ redisUrl: config.redisUrl, prefix: config.queuePrefix });
+  // Readiness pings the producers' own connection: "ready" means enqueues can work.
+  const redis = queues.redis;
+  const context: WorkerContext = { config, logger, metrics, pool, queues, redis };
+  const components = options.components ?? [];
+
+  new Gauge({
+    name: 'leadhook_outbox_oldest_open_seconds',
+    help: 'Age of the oldest outbox row no consumer has closed yet (0 when none): the relay lag',
+    registers: [metrics.registry],
+    async collect() {
+      try {
+        this.set(await oldestOpenOutboxAgeSeconds(pool));
+      } catch {
+        // PostgreSQL is away (/readyz says so): report "unknown" rather than a stale age.
+        this.set(Number.NaN);
+      }
+    },
+  });
+  const relayed = new Counter({
+    name: 'leadhook_outbox_relayed_total',
+    help: 'Outbox rows the relay enqueued again',
+    registers: [metrics.registry],
+  });
+  const relayErrors = new Counter({
+    name: 'leadhook_outbox_relay_errors_total',
+    help: 'Relay rounds or enqueues that failed (PostgreSQL or Redis unreachable)',
+    registers: [metrics.registry],
+  });
+
+  let lastErrorLoggedAt = 0;
+  const relay = new OutboxRelay({
+    pool,
+    queues,
+    ...(options.relayIntervalMs === undefined ? {} : { intervalMs: options.relayIntervalMs }),
+    onRelayed: (count) => {
+      relayed.inc(count);
+      logger.info({ count }, 'outbox rows relayed');
+    },
+    onError: (err) => {
+      relayErrors.inc();
+      const now = Date.now();
+      if (now - lastErrorLoggedAt >= ERROR_LOG_INTERVAL_MS) {
+        lastErrorLoggedAt = now;
+        logger.warn({ err }, 'outbox relay failed; retrying');
+      }
+    },
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(httpObservability({ logger, metrics }));
+  app.use(
+    healthRoutes({
+      checks: {
+        postgres: () => pool.query('SELECT 1'),
+        redis: () => redis.ping(),
+      },
+      registry: metrics.registry,
+    }),
+  );
+  app.use((_req, res) => {
+    res.status(404).json({ error: { code: 'not_found', message: 'not found' } });
+  });
+  const server: Server = createServer(app);
+
+  const started: WorkerComponent[] = [];
+  let listening = false;
+  let stopping: Promise<void> | undefined;
+
+  async function start(): Promise<{ port: number }> {
+    relay.start();
+    const port = await listen(server, options.port, options.host);
+    listening = true;
+    for (const component of components) {
+      await component.start(context);
+      started.push(component);
+    }
+    logger.info({ port }, 'worker started');
+    return { port };
+  }
+
+  async function shutdown(): Promise<void> {
+    const failures: unknown[] = [];
+    const attempt = async (what: string, fn: () => Promise<unknown>) => {
+      try {
+        await fn();
+      } catch (err) {
+        failures.push(err);
+        logger.error({ err, what }, 'error while stopping');
+      }
+    };
+    for (const component of [...started].reverse()) {
+      await attempt(component.name, () => component.stop());
+    }
+    await attempt('outbox relay', () => relay.stop());
+    if (listening) await attempt('http server', () => closeServer(server));
+    // queues.close() also drops the shared Redis connection.
+    await Promise.all([
+      attempt('queues', () => queues.close()),
+      attempt('postgres pool', () => pool.end()),
+    ]);
+    if (failures.length > 0) throw new AggregateError(failures, 'worker stopped with errors');
+  }
+
+  function stop(): Promise<void> {
+    stopping ??= shutdown();
+    return stopping;
+  }
+
+  return { ...context, start, stop };
+}
+
+/**
+ * The main of a worker process: stops the runtime on SIGTERM/SIGINT within
+ * config.shutdownTimeoutMs, and exits 1 when it cannot start (port taken).
+ */
+export async function runWorker(runtime: WorkerRuntime): Promise<void> {
+  onShutdownSignal(runtime.logger, runtime.config.shutdownTimeoutMs, () => runtime.stop());
+  try {
+    await runtime.start();
+  } catch (err) {
+    runtime.logger.fatal({ err }, 'worker failed to start');
+    await runtime.stop().catch(() => {});
+    process.exit(1);
+  }
+}

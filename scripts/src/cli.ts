@@ -1,0 +1,58 @@
+/** Argument parsing of the `pnpm leadhook` CLI, apart from its effects so it can be tested. */
+
+export const USAGE = `usage: pnpm leadhook <command>
+
+commands:
+  account create NAME   create an account and its first API key; prints
+                        {"account_id":"…","api_key":"…"} on stdout.
+                        The API key is shown only this once: keep it.
+
+options:
+  -h, --help            show this help
+
+Pending database migrations are applied first. Settings come from the
+environment (DATABASE_URL, …; see README.md). stdout carries only the result:
+pnpm leadhook account create NAME | jq -r .api_key
+`;
+
+/** Longest account name accepted (it is a label, shown in the dashboard). */
+export const MAX_ACCOUNT_NAME_LENGTH = 200;
+
+export type Command =
+  | { kind: 'help' }
+  | { kind: 'account-create'; name: string }
+  | { kind: 'usage-error'; message: string };
+
+export function parseArgs(argv: readonly string[]): Command {
+  if (argv.some((arg) => arg === '-h' || arg === '--help') || argv[0] === 'help') {
+    return { kind: 'help' };
+  }
+  const [group, action, ...rest] = argv;
+  if (group === undefined) return { kind: 'usage-error', message: 'no command given' };
+  if (group !== 'account') return { kind: 'usage-error', message: `unknown command "${group}"` };
+  if (action !== 'create') {
+    return {
+      kind: 'usage-error',
+      message:
+        action === undefined ? 'account needs a subcommand' : `unknown command "account ${action}"`,
+    };
+  }
+  const option = rest.find((arg) => arg.startsWith('-'));
+  if (option !== undefined) return { kind: 'usage-error', message: `unknown option "${option}"` };
+  if (rest.length === 0) return { kind: 'usage-error', message: 'account create needs a NAME' };
+  if (rest.length > 1) {
+    return {
+      kind: 'usage-error',
+      message: `NAME is one argument; quote it: account create "${rest.join(' ')}"`,
+    };
+  }
+  const name = (rest[0] ?? '').trim();
+  if (name === '') return { kind: 'usage-error', message: 'NAME must not be blank' };
+  if (name.length > MAX_ACCOUNT_NAME_LENGTH) {
+    return {
+      kind: 'usage-error',
+      message: `NAME is longer than ${MAX_ACCOUNT_NAME_LENGTH} characters`,
+    };
+  }
+  return { kind: 'account-create', name };
+}

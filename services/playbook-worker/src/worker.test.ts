@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { loadConfig } from '@leadhook/config';
+import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createLogger } from '@leadhook/observability';
+import type { WorkerRuntime } from '@leadhook/worker-runtime';
+import { Queue } from 'bullmq';
+import pg from 'pg';
+import request from 'supertest';
+import { createWorker } from './worker.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const silent = createLogger({ service: 'playbook-worker', level: 'silent' });
+
+let db: TestDatabase;
+const running: WorkerRuntime[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((w) => w.stop()));
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+/** A port nothing listens on: bound once, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (typeof address !== 'object' || !address) throw new Error('no address');
+  return address.port;
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('waitFor timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function startWorker(env: Record<string, string> = {}) {
+  const prefix = `t${randomBytes(5).toString('hex')}`;
+  const config = loadConfig({
+    DATABASE_URL: db.url,
+    REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    ...env,
+  });
+  const worker = createWorker({ config, port: 0, logger: silent, relayIntervalMs: 50 });
+  running.push(worker);
+  const { port } = await worker.start();
+  return { worker, prefix, http: request(`http://127.0.0.1:${port}`) };
+}
+
+describe('playbook-worker', () => {
+  it('answers /healthz, /readyz (PostgreSQL and Redis up) and /metrics', async () => {
+    const { http } = await startWorker();
+    const health = await http.get('/healthz');
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ status: 'ok' });
+
+    const ready = await waitFor(async () => {
+      const res = await http.get('/readyz');
+      return res.status === 200 ? res : undefined;
+    });
+    expect(ready.body).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
+
+    const metrics = await http.get('/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toMatch(
+      /^leadhook_outbox_oldest_open_seconds\{service="playbook-worker"\} 0$/m,
+    );
+    expect(metrics.text).toContain('leadhook_http_requests_total');
+  });
+
+  it('answers /readyz 503 naming Redis when Redis is unreachable', async () => {
+    const { http } = await startWorker({ REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
+    expect((await http.get('/healthz')).status).toBe(200);
+    const ready = await http.get('/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toEqual({
+      status: 'unavailable',
+      checks: { postgres: 'ok', redis: 'unavailable' },
+    });
+  });
+
+  it('runs the outbox relay: an open row is enqueued and its age is exported', async () => {
+    const { http, prefix } = await startWorker();
+    const leadId = `lead_${randomBytes(6).toString('hex')}`;
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await client.query(
+        `INSERT INTO outbox (topic, payload, created_at, next_relay_at)
+         VALUES ('enrollment', $1, now() - interval '90 seconds', now())`,
+        [{ lead_id: leadId }],
+      );
+    } finally {
+      await client.end();
+    }
+    const queue = new Queue('enrollment', { connection: { url: REDIS_URL }, prefix });
+    try {
+      const job = await waitFor(async () => (await queue.getJob(`enroll-${leadId}`)) ?? undefined);
+      expect(job.data).toEqual({ lead_id: leadId });
+      const metrics = await http.get('/metrics');
+      const age = /^leadhook_outbox_oldest_open_seconds\{[^}]*\} (\S+)$/m.exec(metrics.text);
+      expect(Number(age?.[1])).toBeGreaterThanOrEqual(90);
+      expect(metrics.text).toMatch(/^leadhook_outbox_relayed_total\{[^}]*\} [1-9]/m);
+    } finally {
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+  });
+
+  it('stops: the port is released and stop can be called again', async () => {
+    const { worker, http } = await startWorker();
+    expect((await http.get('/healthz')).status).toBe(200);
+    await worker.stop();
+    await worker.stop();
+    await expect(http.get('/healthz')).rejects.toThrow(/ECONNREFUSED/);
+  });
+});

@@ -1,0 +1,6 @@
+import { loadConfigOrExit } from '@leadhook/config';
+import { runWorker } from '@leadhook/worker-runtime';
+import { createWorker } from './worker.js';
+
+const config = loadConfigOrExit();
+await runWorker(createWorker({ config }));
