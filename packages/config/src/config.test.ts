@@ -105,3 +105,16 @@ describe('parseContactHours', () => {
     expect(() => parseContactHours(text)).toThrow();
   });
 });
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    ['false', false],
+    ['true', true],
+    ['2', 2],
+  ])('%s → %p', (text, value) => {
+    expect(loadConfig({ TRUST_PROXY: text }).trustProxy).toBe(value);
+  });
+  it('refuses anything else, naming the variable', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'sometimes' })).toThrow(/TRUST_PROXY: /);
+  });
+});

@@ -36,6 +36,12 @@ export interface Config {
   readonly queuePrefix: string;
   /** How long a process waits for in-flight work on SIGTERM before it exits. */
   readonly shutdownTimeoutMs: number;
+  /**
+   * Express's `trust proxy` for intake: false (the socket's address is the
+   * submitter's), true (behind proxies that set X-Forwarded-For), or a number of
+   * hops. It decides which IP is kept as consent evidence.
+   */
+  readonly trustProxy: boolean | number;
 }
 
 /** Thrown with every problem found, each naming its variable. */
@@ -150,6 +156,16 @@ function logLevel(text: string): LogLevel {
   return t;
 }
 
+function trustProxy(text: string): boolean | number {
+  const t = text.trim().toLowerCase();
+  if (/^\d+$/.test(t)) return Number(t);
+  try {
+    return boolean(t);
+  } catch {
+    throw new Error(`"${text}" is not true, false or a number of proxy hops`);
+  }
+}
+
 function queuePrefix(text: string): string {
   if (!/^[A-Za-z0-9_{}-]+$/.test(text))
     throw new Error(`"${text}" may use letters, digits, _ - { }`);
@@ -178,6 +194,7 @@ export const SETTING_DEFAULTS = {
   LOG_LEVEL: 'info',
   QUEUE_PREFIX: 'leadhook',
   SHUTDOWN_TIMEOUT_MS: '10000',
+  TRUST_PROXY: 'false',
 } as const satisfies Record<string, string>;
 
 export type SettingName = keyof typeof SETTING_DEFAULTS;
@@ -225,6 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: read('LOG_LEVEL', logLevel),
     queuePrefix: read('QUEUE_PREFIX', queuePrefix),
     shutdownTimeoutMs: read('SHUTDOWN_TIMEOUT_MS', positive),
+    trustProxy: read('TRUST_PROXY', trustProxy),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
