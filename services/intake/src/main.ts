@@ -16,21 +16,7 @@ import {
 import { createRedis, QueueSet } from '@leadhook/queue';
 import { createApp } from './app.js';
 
-/**
- * TRUST_PROXY (not yet in packages/config): "true" behind one or more trusted
- * proxies that set X-Forwarded-For, a number for that many hops, else false.
- */
-function trustProxyFrom(text: string | undefined): boolean | number {
-  const value = (text ?? '').trim().toLowerCase();
-  if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value);
-  if (value === '' || value === 'false') return false;
-  process.stderr.write(`leadhook: TRUST_PROXY: "${text}" is not true, false or a number of hops\n`);
-  process.exit(1);
-}
-
 const config = loadConfigOrExit();
-const trustProxy = trustProxyFrom(process.env.TRUST_PROXY);
 const logger = createLogger({ service: 'intake', level: config.logLevel });
 const metrics = createMetrics('intake');
 const pool = createPool({ databaseUrl: config.databaseUrl, max: 20 });
@@ -51,7 +37,7 @@ const app = createApp({
     maxBodyBytes: config.intakeMaxBodyBytes,
     defaultRateLimitPerSecond: config.intakeRateLimitPerSource,
     duplicateWindowDays: config.duplicateWindowDays,
-    trustProxy,
+    trustProxy: config.trustProxy,
   },
   health: healthRoutes({
     checks: {
