@@ -1,3 +1,12 @@
+export type { ActivityType, CatalogEntry } from './activity-catalog.js';
+export {
+  ACTIVITY_CATALOG,
+  catalogEntry,
+  EVENT_LABELS,
+  isStopReply,
+  OUTCOME_LABELS,
+  STOP_WORDS,
+} from './activity-catalog.js';
 export * from './api/index.js';
 export {
   EARLIEST_BIRTH_YEAR,

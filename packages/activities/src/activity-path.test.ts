@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { createAccount, createPrisma, newId, type PrismaClient } from '@leadhook/db';
+import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createLogger } from '@leadhook/observability';
+import { QueueSet } from '@leadhook/queue';
+import { Queue } from 'bullmq';
+import { ActivityRecorder } from './activity-path.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+let db: TestDatabase;
+let prisma: PrismaClient;
+let queues: QueueSet;
+let recorder: ActivityRecorder;
+let accountId: string;
+let otherAccountId: string;
+let playbookId: string;
+let sourceId: string;
+const prefix = `test-${randomBytes(4).toString('hex')}`;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
+  queues = new QueueSet({ redisUrl: REDIS_URL, prefix });
+  recorder = new ActivityRecorder({
+    prisma,
+    queues,
+    logger: createLogger({ service: 'test', level: 'silent' }),
+  });
+  accountId = (await createAccount(prisma, 'A')).account_id;
+  otherAccountId = (await createAccount(prisma, 'B')).account_id;
+  playbookId = newId('playbook');
+  sourceId = newId('source');
+  await prisma.playbook.create({ data: { id: playbookId, accountId, name: 'P' } });
+  await prisma.marketingSource.create({
+    data: {
+      id: sourceId,
+      accountId,
+      playbookId,
+      name: 'S',
+      sourceType: 'vendor',
+      intakeKey: randomBytes(24).toString('base64url'),
+    },
+  });
+});
+
+afterAll(async () => {
+  const inspect = new Queue('activity', { connection: queues.redis, prefix });
+  await inspect.obliterate({ force: true });
+  await inspect.close();
+  await queues.close();
+  await prisma.$disconnect();
+  await db.drop();
+});
+
+async function lead(options: { enrolled?: boolean } = {}): Promise<string> {
+  const id = newId('lead');
+  await prisma.lead.create({
+    data: {
+      id,
+      accountId,
+      sourceId,
+      sourceName: 'S',
+      playbookId,
+      phone: `+1512${Math.floor(2_000_000 + Math.random() * 7_000_000)}`,
+      email: 'x@example.com',
+      firstName: 'X',
+      lastName: 'Y',
+      fields: {},
+      canonical: {},
+      tcpaOptInToken: 't',
+      tcpaOptInUrl: 'https://example.com',
+      receivedAt: new Date(),
+    },
+  });
+  if (options.enrolled) {
+    await prisma.enrollment.create({ data: { id: newId('enrollment'), leadId: id, playbookId } });
+  }
+  return id;
+}
+
+describe('the activity path', () => {
+  it('writes the activity and its outbox row, and enqueues the activity job', async () => {
+    const leadId = await lead();
+    const result = await recorder.record({ leadId, type: 'event', label: 'interested' });
+    expect(result.kind).toBe('recorded');
+    if (result.kind !== 'recorded') return;
+    const [activity] = result.activities;
+    const row = await prisma.activity.findUniqueOrThrow({ where: { id: activity!.id } });
+    expect(row).toMatchObject({ activityType: 'event', activityLabel: 'interested', accountId });
+    expect(row.note).toBe('The lead said they are interested.');
+    const box = await prisma.outbox.findMany({
+      where: { payload: { equals: { activity_id: activity!.id } } },
+    });
+    expect(box).toHaveLength(1);
+    const queue = new Queue('activity', { connection: queues.redis, prefix });
+    try {
+      for (let i = 0; i < 50 && !(await queue.getJob(`activity-${activity!.id}`)); i++) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(await queue.getJob(`activity-${activity!.id}`)).toBeDefined();
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('refuses a label that is not in the catalog for its type', async () => {
+    const leadId = await lead();
+    expect((await recorder.record({ leadId, type: 'outcome', label: 'started' })).kind).toBe(
+      'unknown_label',
+    );
+    expect((await recorder.record({ leadId, type: 'event', label: 'no_such' })).kind).toBe(
+      'unknown_label',
+    );
+    expect(await prisma.activity.count({ where: { leadId } })).toBe(0);
+  });
+
+  it("does not find another account's lead", async () => {
+    const leadId = await lead();
+    const result = await recorder.record(
+      { leadId, type: 'event', label: 'interested' },
+      { accountId: otherAccountId },
+    );
+    expect(result.kind).toBe('lead_not_found');
+  });
+
+  it('stops an active play before its outcome, and refuses a second outcome', async () => {
+    const leadId = await lead({ enrolled: true });
+    const first = await recorder.record({ leadId, type: 'outcome', label: 'opted_out' });
+    expect(first.kind).toBe('recorded');
+    if (first.kind !== 'recorded') return;
+    expect(first.activities.map((a) => a.label)).toEqual(['stopped', 'opted_out']);
+    expect(await prisma.enrollment.findUnique({ where: { leadId } })).toMatchObject({
+      status: 'stopped',
+      nextRunAt: null,
+    });
+    expect(await prisma.lead.findUnique({ where: { id: leadId } })).toMatchObject({
+      outcome: 'opted_out',
+      optedOut: true,
+    });
+    const second = await recorder.record({ leadId, type: 'outcome', label: 'qualified' });
+    expect(second).toEqual({ kind: 'outcome_exists', outcome: 'opted_out' });
+  });
+
+  it('lets exactly one of many racing outcomes win', async () => {
+    const leadId = await lead({ enrolled: true });
+    const labels = [
+      'qualified',
+      'unqualified',
+      'not_interested',
+      'callback_requested',
+      'interested',
+    ];
+    const results = await Promise.all(
+      labels.map((label) => recorder.record({ leadId, type: 'outcome', label })),
+    );
+    expect(results.filter((r) => r.kind === 'recorded')).toHaveLength(1);
+    expect(results.filter((r) => r.kind === 'outcome_exists')).toHaveLength(4);
+    expect(await prisma.activity.count({ where: { leadId, activityType: 'outcome' } })).toBe(1);
+    expect(await prisma.activity.count({ where: { leadId, activityLabel: 'stopped' } })).toBe(1);
+  });
+
+  it('is backed by the database: a second outcome row violates the unique index', async () => {
+    const leadId = await lead();
+    const row = (label: string) => ({
+      id: newId('activity'),
+      accountId,
+      leadId,
+      activityType: 'outcome',
+      activityLabel: label,
+      note: 'n',
+    });
+    await prisma.activity.create({ data: row('qualified') });
+    await expect(prisma.activity.create({ data: row('unqualified') })).rejects.toThrow();
+  });
+});

@@ -1,0 +1,2 @@
+export type { NewActivity, RecordedActivity, RecordResult, Tx } from './activity-path.js';
+export { ActivityRecorder, announce, recordActivityInTx } from './activity-path.js';
