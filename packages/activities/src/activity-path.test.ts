@@ -173,4 +173,41 @@ describe('the activity path', () => {
     await prisma.activity.create({ data: row('qualified') });
     await expect(prisma.activity.create({ data: row('unqualified') })).rejects.toThrow();
   });
+
+  it.each(['STOP', '  stop ', 'Unsubscribe', 'optout'])(
+    'a reply %j records message_received, stopped, then opted_out',
+    async (body) => {
+      const leadId = await lead({ enrolled: true });
+      const result = await recorder.record({
+        leadId,
+        type: 'event',
+        label: 'message_received',
+        data: { body },
+      });
+      expect(result.kind === 'recorded' && result.activities.map((a) => a.label)).toEqual([
+        'message_received',
+        'stopped',
+        'opted_out',
+      ]);
+      expect(await prisma.enrollment.findUnique({ where: { leadId } })).toMatchObject({
+        status: 'stopped',
+      });
+    },
+  );
+
+  it('an ordinary reply is only recorded', async () => {
+    const leadId = await lead({ enrolled: true });
+    const result = await recorder.record({
+      leadId,
+      type: 'event',
+      label: 'message_received',
+      data: { body: 'please stop by at 5' },
+    });
+    expect(result.kind === 'recorded' && result.activities.map((a) => a.label)).toEqual([
+      'message_received',
+    ]);
+    expect(await prisma.enrollment.findUnique({ where: { leadId } })).toMatchObject({
+      status: 'active',
+    });
+  });
 });

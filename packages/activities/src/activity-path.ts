@@ -1,4 +1,4 @@
-import { type ActivityType, catalogEntry } from '@leadhook/contracts';
+import { type ActivityType, catalogEntry, isStopReply } from '@leadhook/contracts';
 import { newId, type Prisma, type PrismaClient } from '@leadhook/db';
 import type { Logger } from '@leadhook/observability';
 import type { QueueSet } from '@leadhook/queue';
@@ -116,6 +116,28 @@ export async function recordActivityInTx(
       enrollmentId,
     }),
   );
+
+  // A reply of STOP (or a synonym) ends outreach at once (CONTRACT §4):
+  // message_received, then stopped, then the outcome opted_out, in this same
+  // transaction, so no step can run between the reply and the stop.
+  if (input.label === 'message_received' && isStopReply(String(input.data?.body ?? ''))) {
+    if (lead.outcome === null) {
+      const optOut = await recordActivityInTx(tx, {
+        leadId: lead.id,
+        type: 'outcome',
+        label: 'opted_out',
+        note: 'The lead replied STOP.',
+        enrollmentId,
+      });
+      if (optOut.kind === 'recorded') recorded.push(...optOut.activities);
+    } else {
+      await tx.lead.update({ where: { id: lead.id }, data: { optedOut: true } });
+      await tx.enrollment.updateMany({
+        where: { leadId: lead.id, status: 'active' },
+        data: { status: 'stopped', nextRunAt: null },
+      });
+    }
+  }
   return { kind: 'recorded', activities: recorded };
 }
 
