@@ -12,10 +12,9 @@
 // Usage: node bench/intake/run.mjs [--duration 20] [--connections 64] [--out bench/RESULTS.md]
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpus, totalmem } from 'node:os';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -80,18 +79,25 @@ await sql(
 
 // --- the intake process ----------------------------------------------------------
 const port = Number(args.port);
-const intake = spawn('node', [...(process.env.INTAKE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'services/intake/dist/main.js'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    DATABASE_URL: dbUrl,
-    REDIS_URL: redisUrl,
-    INTAKE_PORT: String(port),
-    LOG_LEVEL: 'warn',
-    QUEUE_PREFIX: `bench-${randomBytes(3).toString('hex')}`,
+const intake = spawn(
+  'node',
+  [
+    ...(process.env.INTAKE_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+    'services/intake/dist/main.js',
+  ],
+  {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: dbUrl,
+      REDIS_URL: redisUrl,
+      INTAKE_PORT: String(port),
+      LOG_LEVEL: 'warn',
+      QUEUE_PREFIX: `bench-${randomBytes(3).toString('hex')}`,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
   },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+);
 const base = `http://127.0.0.1:${port}`;
 for (let i = 0; ; i++) {
   try {
@@ -197,9 +203,11 @@ intake.kill('SIGTERM');
 await new Promise((r) => intake.once('exit', r));
 
 // --- every 201 lead is in PostgreSQL ----------------------------------------------
-const [{ found }] = await sql(dbUrl, 'SELECT count(*)::int AS found FROM leads WHERE id = ANY($1)', [
-  accepted,
-]);
+const [{ found }] = await sql(
+  dbUrl,
+  'SELECT count(*)::int AS found FROM leads WHERE id = ANY($1)',
+  [accepted],
+);
 
 // --- pgbench: the same durable write, same server, same run ------------------------
 const dir = mkdtempSync(join(tmpdir(), 'leadhook-bench-'));
@@ -238,7 +246,10 @@ const pgbenchTps = Number(/tps = ([\d.]+)/.exec(pgbenchOut)?.[1]);
 // --- report -------------------------------------------------------------------------
 const leadsPerSecond = accepted.length / duration;
 const ratio = leadsPerSecond / pgbenchTps;
-const errors = result.errors + result.timeouts + [...statuses].filter(([s]) => s !== 201).reduce((a, [, n]) => a + n, 0);
+const errors =
+  result.errors +
+  result.timeouts +
+  [...statuses].filter(([s]) => s !== 201).reduce((a, [, n]) => a + n, 0);
 const pgVersion = (await sql(dbUrl, 'SHOW server_version'))[0].server_version;
 const report = `
 ## Intake — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC
