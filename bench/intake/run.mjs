@@ -180,6 +180,31 @@ function postgresPids() {
     });
 }
 
+// Machine-wide CPU from /proc/stat (user+nice+system+irq+softirq busy, steal, idle
+// ticks): how much of the machine the run had, and what a noisy neighbour took.
+function machineTicks() {
+  const f = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = f;
+  return { busy: user + nice + system + irq + softirq, idle: idle + iowait, steal: steal ?? 0 };
+}
+// Redis does the enqueues' work; not the intake's CPU, but the machine's.
+function redisPids() {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith('redis-server');
+      } catch {
+        return false;
+      }
+    });
+}
+
 await load(Number(args.warmup));
 accepted.length = 0;
 statuses.clear();
@@ -188,6 +213,8 @@ const cpuBefore = {
   intake: cpuSeconds([intake.pid]),
   postgres: cpuSeconds(pgPidsBefore),
   loader: process.cpuUsage(),
+  redis: cpuSeconds(redisPids()),
+  machine: machineTicks(),
 };
 const result = await load(duration);
 const cpu = {
@@ -197,6 +224,15 @@ const cpu = {
   loader: (() => {
     const u = process.cpuUsage(cpuBefore.loader);
     return (u.user + u.system) / 1e6;
+  })(),
+  redis: cpuSeconds(redisPids()) - cpuBefore.redis,
+  machine: (() => {
+    const m = machineTicks();
+    return {
+      busy: (m.busy - cpuBefore.machine.busy) / 100,
+      idle: (m.idle - cpuBefore.machine.idle) / 100,
+      steal: (m.steal - cpuBefore.machine.steal) / 100,
+    };
   })(),
 };
 intake.kill('SIGTERM');
@@ -267,7 +303,8 @@ Command: \`pnpm build && node bench/intake/run.mjs --duration ${duration} --conn
 | errors (non-201, socket errors, timeouts) | ${errors} |
 | 201 leads found in PostgreSQL afterwards | ${found} of ${accepted.length} |
 | CPU per accepted lead: intake / PostgreSQL / load generator | ${((cpu.intake / accepted.length) * 1e3).toFixed(2)} ms / ${((cpu.postgres / accepted.length) * 1e3).toFixed(2)} ms / ${((cpu.loader / accepted.length) * 1e3).toFixed(2)} ms |
-| CPU used during the run (of ${cpus().length * duration} core-seconds) | intake ${cpu.intake.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s, load generator ${cpu.loader.toFixed(1)} s |
+| CPU used during the run (of ${cpus().length * duration} core-seconds) | intake ${cpu.intake.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s, load generator ${cpu.loader.toFixed(1)} s, Redis ${cpu.redis.toFixed(1)} s |
+| machine during the run: busy / idle / stolen by the hypervisor | ${cpu.machine.busy.toFixed(1)} s / ${cpu.machine.idle.toFixed(1)} s / ${cpu.machine.steal.toFixed(1)} s |
 `;
 process.stdout.write(report);
 if (args.out) appendFileSync(join(root, args.out), report);

@@ -18,11 +18,22 @@ export const QUEUES = {
     name: 'activity',
     jobId: (payload: { activity_id: string }) => `activity-${payload.activity_id}`,
   },
+  /**
+   * Run one step of a play. The enrollment row (current_step, next_run_at) is the
+   * truth; the job is only the doorbell, re-enqueued by the playbook worker's
+   * reconciler when Redis has forgotten it.
+   */
+  'playbook-step': {
+    name: 'playbook-step',
+    jobId: (payload: { enrollment_id: string; step: number }) =>
+      `step-${payload.enrollment_id}-${payload.step}`,
+  },
 } as const;
 
 export interface JobPayloads {
   enrollment: { lead_id: string };
   activity: { activity_id: string };
+  'playbook-step': { enrollment_id: string; step: number };
 }
 
 export type Topic = keyof JobPayloads;
@@ -80,6 +91,10 @@ export function createRedis(redisUrl: string): Redis {
   return redis;
 }
 
+function jobIdOf<T extends Topic>(topic: T, payload: JobPayloads[T]): string {
+  return (QUEUES[topic].jobId as (p: JobPayloads[T]) => string)(payload);
+}
+
 export interface QueueSetOptions {
   /** The Redis URL producers connect to. */
   redisUrl: string;
@@ -128,14 +143,39 @@ export class QueueSet {
 
   /** Enqueues a job with its deterministic id. Rejects at once when Redis is unreachable. */
   async enqueue<T extends Topic>(topic: T, payload: JobPayloads[T], delayMs = 0): Promise<void> {
+    this.assertReady();
+    const add = this.get(topic).add(topic, payload, {
+      jobId: jobIdOf(topic, payload),
+      ...(delayMs > 0 ? { delay: delayMs } : {}),
+    });
+    await this.withTimeout(add);
+  }
+
+  /**
+   * Enqueues many jobs of one topic in one round trip (BullMQ addBulk, a MULTI),
+   * each with its deterministic id. All or nothing as far as the caller knows: on
+   * a rejection the outbox relay sends whatever did not get through.
+   */
+  async enqueueMany<T extends Topic>(topic: T, payloads: readonly JobPayloads[T][]): Promise<void> {
+    if (payloads.length === 0) return;
+    this.assertReady();
+    const add = this.get(topic).addBulk(
+      payloads.map((payload) => ({
+        name: topic,
+        data: payload,
+        opts: { jobId: jobIdOf(topic, payload) },
+      })),
+    );
+    await this.withTimeout(add);
+  }
+
+  private assertReady(): void {
     if (this.redis.status !== 'ready') {
       throw new QueueUnavailableError(`redis is ${this.redis.status}`);
     }
-    const jobId = (QUEUES[topic].jobId as (p: JobPayloads[T]) => string)(payload);
-    const add = this.get(topic).add(topic, payload, {
-      jobId,
-      ...(delayMs > 0 ? { delay: delayMs } : {}),
-    });
+  }
+
+  private async withTimeout(add: Promise<unknown>): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(

@@ -249,6 +249,39 @@ describe('duplicates', () => {
     expect(again.body).toEqual({ status: 'duplicate', lead_id: old.body.lead_id });
   });
 
+  it('creates exactly one lead when the race spans several intake processes', async () => {
+    // Each app has its own group-commit batchers, like separate processes: their
+    // batches are concurrent transactions, so only the advisory lock orders them.
+    const source = await h.makeSource();
+    const body = validLead();
+    const apps = Array.from({ length: 4 }, () => h.buildApp());
+    const responses = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        request(apps[i % apps.length]!)
+          .post(source.path)
+          .send(body),
+      ),
+    );
+    expect(responses.map((r) => r.status).filter((s) => s === 201)).toHaveLength(1);
+    expect(responses.map((r) => r.status).filter((s) => s === 200)).toHaveLength(15);
+    expect(new Set(responses.map((r) => r.body.lead_id)).size).toBe(1);
+    expect(await countRows(h.pool, 'leads', 'source_id = $1', [source.sourceId])).toBe(1);
+    expect(await countRows(h.pool, 'submissions', 'source_id = $1', [source.sourceId])).toBe(16);
+  });
+
+  it('fails only the lead PostgreSQL refuses, not the others of its batch', async () => {
+    const source = await h.makeSource();
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        request(h.app)
+          .post(source.path)
+          .send(validLead(i === 4 ? { first_name: 'Ja\u0000ne' } : {})),
+      ),
+    );
+    expect(responses.map((r) => r.status).sort()).toEqual([201, 201, 201, 201, 201, 201, 201, 500]);
+    expect(await countRows(h.pool, 'leads', 'source_id = $1', [source.sourceId])).toBe(7);
+  });
+
   it('creates exactly one lead when ten identical submissions race', async () => {
     const source = await h.makeSource();
     const body = validLead();

@@ -10,16 +10,21 @@ import type { Logger } from '@leadhook/observability';
 import type { QueueSet } from '@leadhook/queue';
 import { acceptedBody, duplicateBody, rejectedBody } from './intake.responses.js';
 import {
+  type AcceptInput,
+  type AcceptOutcome,
+  acceptBatch,
   acceptOrDuplicate,
   advisoryKey,
   beginLocked,
-  findActiveSource,
+  findActiveSources,
   findIdempotentResponse,
   type IntakeSource,
   insertRejected,
   type RequestEvidence,
+  type SourceKey,
   storeIdempotentResponse,
 } from './intake.store.js';
+import { MicroBatcher } from './micro-batcher.js';
 import type { SourceRateLimiter } from './rate-limit.js';
 
 export interface SubmitInput {
@@ -82,8 +87,75 @@ export function responseOf(result: StoredResult): { statusCode: number; body: un
   }
 }
 
+/** A batch item's own outcome: one bad lead must not fail the others' requests. */
+type AcceptSettled = { ok: true; outcome: AcceptOutcome } | { ok: false; err: unknown };
+
+/**
+ * Group commit (micro-batcher.ts). At most 64 leads per call: bounds a
+ * transaction's lock set and duration. One call in flight per batcher: measured
+ * on the intake bench (2 cores, 64 connections, CPU per accepted lead
+ * intake / PostgreSQL), 1 in flight gave 0.44 / 0.14 ms, 2 gave 0.48–0.58 /
+ * 0.17–0.19 ms and 4 gave 0.65 / 0.23 ms: more calls in flight make smaller
+ * batches, and the fixed cost per call is what batching saves. Before batching:
+ * 0.82 / 0.50 ms. Concurrent batches of other processes are ordered by the
+ * advisory locks, which intake_accept_batch takes in sorted order.
+ */
+const ACCEPT_BATCH = { maxBatchSize: 64, maxInFlight: 1 };
+/** Source lookups of concurrent requests: one query, usually for one source. */
+const LOOKUP_BATCH = { maxBatchSize: 64, maxInFlight: 1 };
+/**
+ * The enrollment fast path: jobs of leads committed while an addBulk is in flight
+ * go out together (one MULTI instead of one round trip and one promise race per
+ * job; BullMQ's add was ~9% of the intake's CPU per lead).
+ */
+const ENQUEUE_BATCH = { maxBatchSize: 256, maxInFlight: 1 };
+
 export class IntakeService {
-  constructor(private readonly deps: IntakeServiceDeps) {}
+  private readonly sources: MicroBatcher<SourceKey, IntakeSource | null>;
+  private readonly accepts: MicroBatcher<AcceptInput, AcceptSettled>;
+  /** Enrollment jobs, coalesced into one addBulk while one is in flight (enqueueSoon). */
+  private readonly enrollments: MicroBatcher<string, void>;
+
+  constructor(private readonly deps: IntakeServiceDeps) {
+    this.sources = new MicroBatcher({
+      ...LOOKUP_BATCH,
+      run: (keys) => findActiveSources(deps.pool, keys),
+    });
+    this.accepts = new MicroBatcher({ ...ACCEPT_BATCH, run: (items) => this.acceptMany(items) });
+    this.enrollments = new MicroBatcher<string, void>({
+      ...ENQUEUE_BATCH,
+      run: async (leadIds) => {
+        await deps.queues.enqueueMany(
+          'enrollment',
+          leadIds.map((id) => ({ lead_id: id })),
+        );
+        return leadIds.map(() => undefined);
+      },
+    });
+  }
+
+  /**
+   * One call for the batch. If it fails for a reason other than PostgreSQL being
+   * away (a lead PostgreSQL refuses, e.g. a NUL character in a field), nothing of
+   * it was stored, and each lead is retried alone so only the culprit fails.
+   */
+  private async acceptMany(items: readonly AcceptInput[]): Promise<AcceptSettled[]> {
+    try {
+      const outcomes = await acceptBatch(this.deps.pool, items);
+      return outcomes.map((outcome) => ({ ok: true, outcome }));
+    } catch (err) {
+      if (items.length === 1 || isDatabaseUnavailable(err))
+        return items.map(() => ({ ok: false, err }));
+      return Promise.all(
+        items.map((item) =>
+          acceptBatch(this.deps.pool, [item]).then(
+            ([outcome]): AcceptSettled => ({ ok: true, outcome: outcome! }),
+            (itemErr: unknown): AcceptSettled => ({ ok: false, err: itemErr }),
+          ),
+        ),
+      );
+    }
+  }
 
   async submit(input: SubmitInput): Promise<IntakeResult> {
     try {
@@ -101,7 +173,10 @@ export class IntakeService {
     if (!isId('account', input.accountId) || !PLAUSIBLE_KEY.test(input.sourceKey)) {
       return { kind: 'not_found' };
     }
-    const source = await findActiveSource(pool, input.accountId, input.sourceKey);
+    const source = await this.sources.submit({
+      accountId: input.accountId,
+      intakeKey: input.sourceKey,
+    });
     if (!source) return { kind: 'not_found' };
 
     const decision = await limiter.consume(
@@ -125,10 +200,15 @@ export class IntakeService {
       });
       return { kind: 'rejected', source, errors: validation.errors };
     }
-    // One statement, its own transaction: no BEGIN/COMMIT round trips.
-    const result = await this.store(pool, source, validation.lead, input.evidence);
-    if (result.kind === 'accepted') this.enqueueSoon(result.leadId);
-    return result;
+    // Group-committed with the leads of concurrent requests; this request is
+    // answered only after the transaction holding its lead committed.
+    const settled = await this.accepts.submit(
+      this.acceptInput(source, validation.lead, input.evidence),
+    );
+    if (!settled.ok) throw settled.err;
+    const { result, leadId } = settled.outcome;
+    if (result === 'accepted') this.enqueueSoon(leadId);
+    return { kind: result, source, leadId };
   }
 
   /**
@@ -182,13 +262,12 @@ export class IntakeService {
     return advisoryKey('lead-phone', source.accountId, lead.fields.phone);
   }
 
-  private async store(
-    db: Pool | PoolClient,
+  private acceptInput(
     source: IntakeSource,
     lead: NormalizedLead,
     evidence: RequestEvidence,
-  ): Promise<StoredResult> {
-    const outcome = await acceptOrDuplicate(db, {
+  ): AcceptInput {
+    return {
       lockKey: this.phoneLockKey(source, lead),
       source,
       lead,
@@ -196,7 +275,17 @@ export class IntakeService {
       submissionId: newId('submission'),
       windowDays: source.duplicateWindowDays ?? this.deps.duplicateWindowDays,
       evidence,
-    });
+    };
+  }
+
+  /** The Idempotency-Key path: one lead, inside that path's own transaction. */
+  private async store(
+    client: PoolClient,
+    source: IntakeSource,
+    lead: NormalizedLead,
+    evidence: RequestEvidence,
+  ): Promise<StoredResult> {
+    const outcome = await acceptOrDuplicate(client, this.acceptInput(source, lead, evidence));
     return { kind: outcome.result, source, leadId: outcome.leadId };
   }
 
@@ -236,7 +325,7 @@ export class IntakeService {
    * by the relay once Redis is back.
    */
   private enqueueSoon(leadId: string): void {
-    this.deps.queues.enqueue('enrollment', { lead_id: leadId }).catch((err: unknown) => {
+    this.enrollments.submit(leadId).catch((err: unknown) => {
       this.deps.logger.warn(
         { err, lead_id: leadId },
         'enrollment enqueue failed; the outbox relay will send it',

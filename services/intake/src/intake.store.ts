@@ -2,10 +2,12 @@
  * The intake's SQL. Raw `pg`, not Prisma, on purpose: intake is the hot path (a
  * benchmark holds it to half of pgbench doing the same inserts), and a plain pool
  * with named prepared statements measured ~2x faster per row than Prisma
- * (DESIGN.md). An accepted lead costs two round trips: the source lookup and one
- * call of the SQL function intake_accept (lock, duplicate lookup, lead,
- * submission and outbox row, as its own transaction). Its migration
- * (prisma/migrations/*_intake_accept_function) says why it is a function.
+ * (DESIGN.md). Accepted leads are group-committed (micro-batcher.ts): the
+ * source lookups of concurrent requests share one query, and their writes one
+ * call of the SQL function intake_accept_batch (locks in sorted order, duplicate
+ * lookups, leads, submissions and outbox rows, as one transaction). The
+ * Idempotency-Key path writes one lead at a time through intake_accept. Their
+ * migrations say why they are functions.
  */
 import { createHash } from 'node:crypto';
 import type { LeadFieldError, NormalizedLead } from '@leadhook/contracts';
@@ -30,26 +32,47 @@ export interface RequestEvidence {
   receivedAt: Date;
 }
 
+/** Where a post URL points: the account in its path and the source key. */
+export interface SourceKey {
+  accountId: string;
+  intakeKey: string;
+}
+
+/** A Map key for a SourceKey: the account id has no space (isId checked it). */
+function sourceKeyText(key: SourceKey): string {
+  return `${key.accountId} ${key.intakeKey}`;
+}
+
 /**
- * The key is matched by a unique index. Paused, deleted and rotated-away sources
- * (the old key no longer exists) all come back as null: one "not found".
+ * The active sources of many post URLs in one query (the group-committed lookup,
+ * micro-batcher.ts); under load most of them name the same source, so distinct
+ * keys are asked once. Outputs are in input order. The key is matched by a
+ * unique index; paused, deleted and rotated-away sources (the old key no longer
+ * exists) all come back as null: one "not found".
  */
-export async function findActiveSource(
+export async function findActiveSources(
   pool: Pool,
-  accountId: string,
-  intakeKey: string,
-): Promise<IntakeSource | null> {
-  const { rows } = await pool.query<IntakeSource>({
-    name: 'intake_find_source',
-    text: `SELECT s.id, s.account_id AS "accountId", s.playbook_id AS "playbookId", s.name,
+  keys: readonly SourceKey[],
+): Promise<(IntakeSource | null)[]> {
+  const distinct = new Map<string, SourceKey>();
+  for (const key of keys) distinct.set(sourceKeyText(key), key);
+  const unique = [...distinct.values()];
+  const { rows } = await pool.query<IntakeSource & { postKey: string }>({
+    name: 'intake_find_sources',
+    text: `SELECT s.intake_key AS "postKey", s.id, s.account_id AS "accountId", s.playbook_id AS "playbookId", s.name,
                   s.rate_limit AS "rateLimit", s.redirect_url AS "redirectUrl",
                   a.duplicate_window_days AS "duplicateWindowDays"
-             FROM marketing_sources s JOIN accounts a ON a.id = s.account_id
-            WHERE s.intake_key = $1 AND s.account_id = $2
-              AND s.status = 'active' AND s.deleted_at IS NULL`,
-    values: [intakeKey, accountId],
+             FROM unnest($1::text[], $2::text[]) AS k(account_id, intake_key)
+             JOIN marketing_sources s ON s.intake_key = k.intake_key AND s.account_id = k.account_id
+             JOIN accounts a ON a.id = s.account_id
+            WHERE s.status = 'active' AND s.deleted_at IS NULL`,
+    values: [unique.map((k) => k.accountId), unique.map((k) => k.intakeKey)],
   });
-  return rows[0] ?? null;
+  const found = new Map<string, IntakeSource>();
+  for (const { postKey, ...source } of rows) {
+    found.set(sourceKeyText({ accountId: source.accountId, intakeKey: postKey }), source);
+  }
+  return keys.map((k) => found.get(sourceKeyText(k)) ?? null);
 }
 
 /** A signed 64-bit advisory-lock key for a (namespace, parts) tuple. */
@@ -124,6 +147,71 @@ export async function acceptOrDuplicate(
   const row = rows[0];
   if (!row) throw new Error('intake_accept returned no row');
   return { result: row.result, leadId: row.lead_id };
+}
+
+/** One lead of a group-committed batch: acceptOrDuplicate's input. */
+export interface AcceptInput {
+  lockKey: string;
+  source: IntakeSource;
+  lead: NormalizedLead;
+  leadId: string;
+  submissionId: string;
+  windowDays: number;
+  evidence: RequestEvidence;
+}
+
+/**
+ * acceptOrDuplicate for many leads in one round trip and one transaction: the
+ * SQL function intake_accept_batch (its migration says how it locks and why).
+ * The items travel as one JSON document: JSON.stringify is native and PostgreSQL
+ * parses jsonb faster than pg serializes 20 array parameters. Outputs are in
+ * input order. All or nothing: a rejection means no item was stored.
+ */
+export async function acceptBatch(
+  pool: Pool,
+  inputs: readonly AcceptInput[],
+): Promise<AcceptOutcome[]> {
+  const items = inputs.map(
+    ({ lockKey, source, lead, leadId, submissionId, windowDays, evidence }, item) => ({
+      item,
+      lock_key: lockKey,
+      lead_id: leadId,
+      account_id: source.accountId,
+      source_id: source.id,
+      source_name: source.name,
+      playbook_id: source.playbookId,
+      phone: lead.fields.phone,
+      email: lead.fields.email,
+      first_name: lead.fields.first_name,
+      last_name: lead.fields.last_name,
+      fields: lead.fields,
+      canonical: lead.canonical,
+      extra: lead.extra,
+      external_id: lead.externalId,
+      tcpa_opt_in_token: lead.fields.tcpa_opt_in_token,
+      tcpa_opt_in_url: lead.fields.tcpa_opt_in_url,
+      ip: evidence.ip,
+      user_agent: evidence.userAgent,
+      window_days: windowDays,
+      received_at: evidence.receivedAt,
+      submission_id: submissionId,
+    }),
+  );
+  const { rows } = await pool.query<{
+    item: number;
+    result: 'accepted' | 'duplicate';
+    lead_id: string;
+  }>({
+    name: 'intake_accept_batch',
+    text: 'SELECT item, result, lead_id FROM intake_accept_batch($1::jsonb)',
+    values: [JSON.stringify(items)],
+  });
+  const outcomes = new Array<AcceptOutcome | undefined>(inputs.length);
+  for (const row of rows) outcomes[row.item] = { result: row.result, leadId: row.lead_id };
+  return outcomes.map((outcome, item) => {
+    if (!outcome) throw new Error(`intake_accept_batch returned no row for item ${item}`);
+    return outcome;
+  });
 }
 
 /** A rejected submission: its reasons ({field, code}), never the body. */

@@ -1,0 +1,89 @@
+import { MicroBatcher } from './micro-batcher.js';
+
+/** A run function whose calls the test finishes by hand. */
+function controlledRun() {
+  const calls: { items: readonly number[]; finish: () => void; fail: (err: Error) => void }[] = [];
+  const run = (items: readonly number[]) =>
+    new Promise<readonly string[]>((resolve, reject) => {
+      calls.push({
+        items,
+        finish: () => resolve(items.map((n) => `out-${n}`)),
+        fail: reject,
+      });
+    });
+  return { calls, run };
+}
+
+describe('MicroBatcher', () => {
+  it('sends a lone item at once, without waiting for company', async () => {
+    const { calls, run } = controlledRun();
+    const batcher = new MicroBatcher({ run, maxBatchSize: 64, maxInFlight: 1 });
+    const out = batcher.submit(1);
+    expect(calls.map((c) => c.items)).toEqual([[1]]);
+    calls[0]!.finish();
+    await expect(out).resolves.toBe('out-1');
+  });
+
+  it('coalesces what arrives while a call is in flight into the next call, in order', async () => {
+    const { calls, run } = controlledRun();
+    const batcher = new MicroBatcher({ run, maxBatchSize: 64, maxInFlight: 1 });
+    const first = batcher.submit(1);
+    const rest = [2, 3, 4].map((n) => batcher.submit(n));
+    expect(calls).toHaveLength(1);
+    calls[0]!.finish();
+    await first;
+    expect(calls.map((c) => c.items)).toEqual([[1], [2, 3, 4]]);
+    calls[1]!.finish();
+    await expect(Promise.all(rest)).resolves.toEqual(['out-2', 'out-3', 'out-4']);
+  });
+
+  it('bounds a call to maxBatchSize items', async () => {
+    const { calls, run } = controlledRun();
+    const batcher = new MicroBatcher({ run, maxBatchSize: 2, maxInFlight: 1 });
+    const outs = [1, 2, 3, 4, 5, 6].map((n) => batcher.submit(n));
+    for (let i = 0; i < 4; i++) {
+      calls[i]!.finish();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(calls.map((c) => c.items)).toEqual([[1], [2, 3], [4, 5], [6]]);
+    await expect(Promise.all(outs)).resolves.toHaveLength(6);
+  });
+
+  it('runs up to maxInFlight calls at once', () => {
+    const { calls, run } = controlledRun();
+    const batcher = new MicroBatcher({ run, maxBatchSize: 64, maxInFlight: 2 });
+    for (const n of [1, 2, 3, 4]) void batcher.submit(n);
+    expect(calls.map((c) => c.items)).toEqual([[1], [2]]);
+    expect(batcher.running).toBe(2);
+  });
+
+  it('fails every item of a failed call, and only those', async () => {
+    const { calls, run } = controlledRun();
+    const batcher = new MicroBatcher({ run, maxBatchSize: 64, maxInFlight: 1 });
+    const first = batcher.submit(1);
+    const second = batcher.submit(2);
+    calls[0]!.fail(new Error('database away'));
+    await expect(first).rejects.toThrow('database away');
+    calls[1]!.finish();
+    await expect(second).resolves.toBe('out-2');
+  });
+
+  it('fails the batch when the run answers the wrong number of outputs', async () => {
+    const batcher = new MicroBatcher<number, string>({
+      run: async () => ['only-one'],
+      maxBatchSize: 64,
+      maxInFlight: 1,
+    });
+    // 1 goes alone (one output: fine); 2 and 3 wait for it and share a call.
+    const outs = [batcher.submit(1), batcher.submit(2), batcher.submit(3)];
+    await expect(outs[0]).resolves.toBe('only-one');
+    await expect(outs[1]).rejects.toThrow('batch returned 1 results for 2 items');
+    await expect(outs[2]).rejects.toThrow('batch returned 1 results for 2 items');
+  });
+
+  it('refuses a zero bound', () => {
+    expect(
+      () => new MicroBatcher({ run: async () => [], maxBatchSize: 0, maxInFlight: 1 }),
+    ).toThrow();
+  });
+});
