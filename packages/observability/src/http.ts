@@ -18,7 +18,7 @@ export interface HttpObservabilityOptions {
 
 /** Paths answered without a request log line (probes and scrapes would drown the rest). */
 function isQuiet(url: string): boolean {
-  return url === '/healthz' || url === '/metrics';
+  return url === '/healthz' || url === '/readyz' || url === '/metrics';
 }
 
 /**
