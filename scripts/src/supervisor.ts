@@ -258,5 +258,17 @@ export function runSupervisor(supervisor: Supervisor, logger: Logger): void {
   };
   process.on('SIGTERM', handle);
   process.on('SIGINT', handle);
+  // `pnpm start` is our parent, and pnpm exits on SIGTERM without passing it on:
+  // we would be re-parented and run on, children and all. A changed parent is
+  // taken as that SIGTERM, so stopping pnpm stops the whole service.
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(watch);
+      logger.warn({ parent }, 'parent process exited; stopping');
+      handle('SIGTERM');
+    }
+  }, 500);
+  watch.unref();
   supervisor.start();
 }
