@@ -210,4 +210,38 @@ describe('the activity path', () => {
       status: 'active',
     });
   });
+
+  it('a STOP with no running play still records stopped before opted_out', async () => {
+    const leadId = await lead();
+    const result = await recorder.record({
+      leadId,
+      type: 'event',
+      label: 'message_received',
+      data: { body: 'STOP' },
+    });
+    expect(result.kind === 'recorded' && result.activities.map((a) => a.label)).toEqual([
+      'message_received',
+      'stopped',
+      'opted_out',
+    ]);
+  });
+
+  it('a STOP after an outcome opts the lead out with a stopped event and no second outcome', async () => {
+    const leadId = await lead({ enrolled: true });
+    await recorder.record({ leadId, type: 'outcome', label: 'callback_requested' });
+    const result = await recorder.record({
+      leadId,
+      type: 'event',
+      label: 'message_received',
+      data: { body: 'stop' },
+    });
+    expect(result.kind === 'recorded' && result.activities.map((a) => a.label)).toEqual([
+      'message_received',
+      'stopped',
+    ]);
+    expect(await prisma.lead.findUnique({ where: { id: leadId } })).toMatchObject({
+      outcome: 'callback_requested',
+      optedOut: true,
+    });
+  });
 });

@@ -81,60 +81,62 @@ export async function recordActivityInTx(
   });
   const enrollmentId = input.enrollmentId ?? enrollment?.id ?? null;
   const recorded: RecordedActivity[] = [];
+  const record = async (activity: NewActivity & { note: string }) => {
+    recorded.push(await insertActivity(tx, lead.account_id, { ...activity, enrollmentId }));
+  };
+  // Ends an active play: no later step runs (a step job re-reads the enrollment
+  // and finds it stopped).
+  const endPlay = async () => {
+    if (enrollment?.status !== 'active') return false;
+    await tx.enrollment.update({
+      where: { id: enrollment.id },
+      data: { status: 'stopped', nextRunAt: null },
+    });
+    return true;
+  };
 
   if (entry.type === 'outcome') {
-    if (enrollment?.status === 'active') {
-      // Any outcome stops the play: no later step runs (the step job re-reads
-      // the enrollment and finds it stopped).
-      await tx.enrollment.update({
-        where: { id: enrollment.id },
-        data: { status: 'stopped', nextRunAt: null },
+    // Any outcome stops the play, and says so first.
+    if (await endPlay()) {
+      await record({
+        leadId: lead.id,
+        type: 'event',
+        label: 'stopped',
+        data: { reason: input.label },
+        note: `Outreach stopped: outcome ${input.label}.`,
       });
-      recorded.push(
-        await insertActivity(tx, lead.account_id, {
-          leadId: lead.id,
-          type: 'event',
-          label: 'stopped',
-          data: { reason: input.label },
-          note: `Outreach stopped: outcome ${input.label}.`,
-          enrollmentId,
-        }),
-      );
     }
     await tx.lead.update({
       where: { id: lead.id },
-      data: {
-        outcome: input.label,
-        ...(input.label === 'opted_out' ? { optedOut: true } : {}),
-      },
+      data: { outcome: input.label, ...(input.label === 'opted_out' ? { optedOut: true } : {}) },
     });
   }
-  recorded.push(
-    await insertActivity(tx, lead.account_id, {
-      ...input,
-      note: input.note ?? entry.meaning,
-      enrollmentId,
-    }),
-  );
+  await record({ ...input, note: input.note ?? entry.meaning });
 
   // A reply of STOP (or a synonym) ends outreach at once (CONTRACT §4):
-  // message_received, then stopped, then the outcome opted_out, in this same
-  // transaction, so no step can run between the reply and the stop.
+  // message_received, stopped, then the outcome opted_out, in this same
+  // transaction, so no step can run between the reply and the stop. `stopped` is
+  // recorded even when no play is running, so subscribers always see the opt-out;
+  // a lead that already has an outcome gets no second one, but is opted out.
   if (input.label === 'message_received' && isStopReply(String(input.data?.body ?? ''))) {
+    await endPlay();
+    await record({
+      leadId: lead.id,
+      type: 'event',
+      label: 'stopped',
+      data: { reason: 'opted_out' },
+      note: 'Outreach stopped: the lead replied STOP.',
+    });
+    await tx.lead.update({
+      where: { id: lead.id },
+      data: { optedOut: true, ...(lead.outcome === null ? { outcome: 'opted_out' } : {}) },
+    });
     if (lead.outcome === null) {
-      const optOut = await recordActivityInTx(tx, {
+      await record({
         leadId: lead.id,
         type: 'outcome',
         label: 'opted_out',
         note: 'The lead replied STOP.',
-        enrollmentId,
-      });
-      if (optOut.kind === 'recorded') recorded.push(...optOut.activities);
-    } else {
-      await tx.lead.update({ where: { id: lead.id }, data: { optedOut: true } });
-      await tx.enrollment.updateMany({
-        where: { leadId: lead.id, status: 'active' },
-        data: { status: 'stopped', nextRunAt: null },
       });
     }
   }

@@ -5,12 +5,23 @@
  * subscriptions' filters and POST /leads/{id}/activities all read this one table.
  */
 
-export type ActivityType = 'event' | 'outcome';
+export const ACTIVITY_TYPES = ['event', 'outcome'] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+
+export const ACTIVITY_GROUPS = [
+  'lifecycle',
+  'messaging',
+  'calls',
+  'party_line',
+  'copilot',
+  'outcome',
+] as const;
+export type ActivityGroup = (typeof ACTIVITY_GROUPS)[number];
 
 export interface CatalogEntry {
   readonly label: string;
   readonly type: ActivityType;
-  readonly group: 'lifecycle' | 'messaging' | 'calls' | 'party_line' | 'copilot' | 'outcome';
+  readonly group: ActivityGroup;
   readonly meaning: string;
 }
 

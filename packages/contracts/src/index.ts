@@ -1,6 +1,8 @@
-export type { ActivityType, CatalogEntry } from './activity-catalog.js';
+export type { ActivityGroup, ActivityType, CatalogEntry } from './activity-catalog.js';
 export {
   ACTIVITY_CATALOG,
+  ACTIVITY_GROUPS,
+  ACTIVITY_TYPES,
   catalogEntry,
   EVENT_LABELS,
   isStopReply,

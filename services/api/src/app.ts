@@ -1,3 +1,4 @@
+import { ActivityRecorder } from '@leadhook/activities';
 import type { PrismaClient } from '@leadhook/db';
 import {
   healthRoutes,
@@ -6,10 +7,13 @@ import {
   type Metrics,
   type ReadinessCheck,
 } from '@leadhook/observability';
+import type { QueueSet } from '@leadhook/queue';
 import express, { type Express, type RequestHandler, Router } from 'express';
 import { accountRoutes } from './account.routes.js';
+import { activitiesRoutes } from './activities.routes.js';
 import { requireApiKey } from './auth.middleware.js';
 import { ApiError, errorHandler, routeNotFound } from './errors.js';
+import { leadsRoutes } from './leads.routes.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { playbooksRoutes } from './playbooks.routes.js';
 import { sourcesRoutes } from './sources.routes.js';
@@ -25,6 +29,8 @@ export interface ApiDeps {
   prisma: PrismaClient;
   logger: Logger;
   metrics: Metrics;
+  /** Producers for the activity jobs that POST /leads/{id}/activities announces. */
+  queues: QueueSet;
   options: ApiOptions;
   /** Readiness checks besides PostgreSQL's (main adds Redis). */
   readinessChecks?: Record<string, ReadinessCheck>;
@@ -75,6 +81,17 @@ export function apiRouter(deps: ApiDeps): Router {
   router.use(accountRoutes(deps.prisma));
   router.use(playbooksRoutes(deps.prisma));
   router.use(sourcesRoutes({ prisma: deps.prisma, publicBaseUrl }));
+  router.use(leadsRoutes(deps.prisma));
+  router.use(
+    activitiesRoutes({
+      prisma: deps.prisma,
+      recorder: new ActivityRecorder({
+        prisma: deps.prisma,
+        queues: deps.queues,
+        logger: deps.logger,
+      }),
+    }),
+  );
   return router;
 }
 

@@ -8,23 +8,25 @@ import {
   listen,
   onShutdownSignal,
 } from '@leadhook/observability';
-import { createRedis } from '@leadhook/queue';
+import { QueueSet } from '@leadhook/queue';
 import { createApp } from './app.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger({ service: 'api', level: config.logLevel });
 const metrics = createMetrics('api');
 const prisma = createPrisma({ databaseUrl: config.databaseUrl });
-// The api enqueues nothing yet; Redis is checked so /readyz reflects what the
-// activity endpoints (a later issue) will need.
-const redis = createRedis(config.redisUrl);
+// Activities reported through POST /leads/{id}/activities are announced on the
+// activity queue. Producers fail fast: the outbox row committed with each
+// activity is relayed once Redis is back, so a report never waits on Redis.
+const queues = new QueueSet({ redisUrl: config.redisUrl, prefix: config.queuePrefix });
 
 const app = createApp({
   prisma,
   logger,
   metrics,
+  queues,
   options: { publicBaseUrl: config.publicBaseUrl },
-  readinessChecks: { redis: () => redis.ping() },
+  readinessChecks: { redis: () => queues.redis.ping() },
 });
 const server = createServer(app);
 const port = await listen(server, config.apiPort);
@@ -32,5 +34,5 @@ logger.info({ port }, 'api listening');
 
 onShutdownSignal(logger, config.shutdownTimeoutMs, async () => {
   await closeServer(server);
-  await Promise.allSettled([prisma.$disconnect(), redis.quit()]);
+  await Promise.allSettled([prisma.$disconnect(), queues.close()]);
 });

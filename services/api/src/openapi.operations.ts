@@ -1,3 +1,4 @@
+import { leadSourceFilterSchema } from '@leadhook/contracts';
 import type { SchemaName } from './openapi.js';
 
 /**
@@ -14,14 +15,20 @@ export interface Operation {
   path: string;
   operationId: string;
   summary: string;
-  tag: 'Account' | 'Playbooks' | 'Marketing sources' | 'Meta';
+  /** Longer prose, when the summary is not enough (e.g. a response shape's rules). */
+  description?: string;
+  tag: 'Account' | 'Playbooks' | 'Marketing sources' | 'Leads' | 'Activities' | 'Meta';
   body?: SchemaName;
   /** Success status and its schema (none for 204). */
   success: { status: 200 | 201 | 204; schema?: SchemaName; description: string };
   list?: true;
+  /** Query filters besides limit and cursor, by name. */
+  filters?: Record<string, { description: string }>;
   public?: true;
   /** Extra error statuses besides 401 (and 404 for paths with {id}, 400/422 for bodies). */
   conflicts?: { status: 409; description: string };
+  /** The 422 description, when the operation has checks beyond the body schema. */
+  invalid?: string;
 }
 
 export const OPERATIONS: readonly Operation[] = [
@@ -91,6 +98,61 @@ export const OPERATIONS: readonly Operation[] = [
       schema: 'IntegrationInstructions',
       description: 'The exact URL, every field, the responses and ready-to-paste examples.',
     },
+  },
+  {
+    method: 'get',
+    path: '/leads',
+    operationId: 'listLeads',
+    summary: "List the account's leads, newest first",
+    tag: 'Leads',
+    list: true,
+    filters: { source_id: leadSourceFilterSchema },
+    success: { status: 200, schema: 'LeadList', description: 'A page of leads.' },
+  },
+  {
+    method: 'get',
+    path: '/leads/{id}',
+    operationId: 'getLead',
+    summary: 'Get a lead with its activity timeline, consent evidence and duplicate attributions',
+    tag: 'Leads',
+    success: {
+      status: 200,
+      schema: 'LeadDetail',
+      description:
+        'The lead; `activities` is its whole timeline, oldest first; `duplicates` the later submissions of the same phone attributed to it.',
+    },
+  },
+  {
+    method: 'post',
+    path: '/leads/{id}/activities',
+    operationId: 'reportActivity',
+    summary: 'Report an activity on a lead (dialer, copilot, an agent, an inbound reply)',
+    description:
+      "The activity takes the same path as the playbook worker's own: it is on the timeline and sent to the subscriptions that selected its label. An outcome is terminal and stops an active play (a `stopped` event is recorded first). A message_received whose `data.body` is STOP (or STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT; any case) opts the lead out at once: `stopped` and the outcome `opted_out` follow it. The answer is the reported activity, with every other activity the report recorded in `caused`, in occurrence order.",
+    tag: 'Activities',
+    body: 'ActivityCreate',
+    success: {
+      status: 201,
+      schema: 'ActivityReport',
+      description: 'The reported activity; `caused` lists what else it recorded ([] when nothing).',
+    },
+    conflicts: {
+      status: 409,
+      description:
+        'outcome_exists: the lead already has an outcome (the message names it); at most one per lead.',
+    },
+    invalid:
+      'validation_failed: the body does not fit ActivityCreate, or activity_label is not a catalog label of that activity_type (details code unknown_label or type_mismatch; the message names the label and the allowed ones), or message_received lacks data.body.',
+  },
+  {
+    method: 'get',
+    path: '/activity_catalog',
+    operationId: 'getActivityCatalog',
+    summary: 'Every event and outcome label with its meaning',
+    description:
+      'The whole catalog in one page (next_cursor is always null). `interested` is both an event and an outcome.',
+    tag: 'Activities',
+    success: { status: 200, schema: 'ActivityCatalog', description: 'The activity catalog.' },
   },
 ];
 

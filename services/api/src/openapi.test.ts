@@ -1,5 +1,8 @@
 import {
+  activityCreateSchema,
+  activityReportSchema,
   errorEnvelopeSchema,
+  leadDetailSchema,
   leadSubmissionSchema,
   marketingSourceCreateSchema,
   playbookCreateSchema,
@@ -89,6 +92,7 @@ function newRouter(): Router {
     prisma: h.prisma,
     logger: createLogger({ service: 'api-test', level: 'silent' }),
     metrics: createMetrics('api-test'),
+    queues: h.queues,
     options: { publicBaseUrl: 'https://leads.example.test' },
   });
 }
@@ -99,6 +103,14 @@ describe('OpenAPI coverage', () => {
     expect(registered.length).toBeGreaterThanOrEqual(16);
     expect(registered).toContain('DELETE /playbooks/{id}');
     expect(registered).toContain('GET /marketing_sources/{id}/integration');
+    expect(registered).toEqual(
+      expect.arrayContaining([
+        'GET /activity_catalog',
+        'GET /leads',
+        'GET /leads/{id}',
+        'POST /leads/{id}/activities',
+      ]),
+    );
     expect(documentedRoutes().sort()).toEqual(registered);
   });
 
@@ -163,6 +175,31 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/playbooks/{id}']?.delete?.responses['409']).toBeDefined();
     const list = doc.paths['/playbooks']?.get?.parameters.map((p) => p.name);
     expect(list).toEqual(['limit', 'cursor']);
+    const leads = doc.paths['/leads']?.get?.parameters.map((p) => `${p.in}:${p.name}`);
+    expect(leads).toEqual(['query:limit', 'query:cursor', 'query:source_id']);
+  });
+
+  it('documents the activity report: its body, the 201 shape with caused, 409 and 422', () => {
+    const post = doc.paths['/leads/{id}/activities']?.post;
+    expect(post?.requestBody?.content['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/ActivityCreate',
+    });
+    expect(post?.responses['201']?.content?.['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/ActivityReport',
+    });
+    expect(Object.keys(post?.responses ?? {}).sort()).toEqual(
+      ['201', '400', '401', '404', '409', '422'].sort(),
+    );
+    const { schemas } = doc.components;
+    expect(schemas.ActivityCreate).toEqual(JSON.parse(JSON.stringify(activityCreateSchema)));
+    expect(schemas.ActivityReport).toEqual(JSON.parse(JSON.stringify(activityReportSchema)));
+    expect(schemas.LeadDetail).toEqual(JSON.parse(JSON.stringify(leadDetailSchema)));
+    expect(
+      doc.paths['/leads/{id}']?.get?.responses['200']?.content?.['application/json']?.schema,
+    ).toEqual({ $ref: '#/components/schemas/LeadDetail' });
+    expect(
+      doc.paths['/activity_catalog']?.get?.responses['200']?.content?.['application/json']?.schema,
+    ).toEqual({ $ref: '#/components/schemas/ActivityCatalog' });
   });
 
   it('documents the public intake endpoint on its own server with the lead schema', () => {

@@ -1,6 +1,10 @@
 import {
   accountSchema,
   accountUpdateSchema,
+  activityCatalogSchema,
+  activityCreateSchema,
+  activityReportSchema,
+  activitySchema,
   apiKeyRotationSchema,
   errorEnvelopeSchema,
   INTAKE_RESPONSES,
@@ -8,6 +12,9 @@ import {
   intakeDuplicateSchema,
   intakeRejectedSchema,
   integrationInstructionsSchema,
+  leadDetailSchema,
+  leadListSchema,
+  leadSchema,
   leadSubmissionSchema,
   listEnvelopeSchema,
   listQuerySchema,
@@ -43,6 +50,13 @@ const SCHEMAS = {
   MarketingSourceUpdate: marketingSourceUpdateSchema,
   MarketingSourceList: listEnvelopeSchema('MarketingSourceList', marketingSourceSchema),
   IntegrationInstructions: integrationInstructionsSchema,
+  Lead: leadSchema,
+  LeadDetail: leadDetailSchema,
+  LeadList: leadListSchema,
+  ActivityCatalog: activityCatalogSchema,
+  Activity: activitySchema,
+  ActivityCreate: activityCreateSchema,
+  ActivityReport: activityReportSchema,
   // The id is the intake validator's; inside components the name is the reference.
   LeadSubmission: leadSubmission,
   IntakeAccepted: intakeAcceptedSchema,
@@ -78,7 +92,9 @@ function operationObject(op: Operation) {
   if (op.conflicts) responses[op.conflicts.status] = errorResponse(op.conflicts.description);
   if (op.body) responses[400] = errorResponse('malformed_body: the body is not a JSON object.');
   if (op.body || op.list) {
-    responses[422] = errorResponse('validation_failed: every problem is listed in details.');
+    responses[422] = errorResponse(
+      op.invalid ?? 'validation_failed: every problem is listed in details.',
+    );
   }
   const listParameters = Object.entries(listQuerySchema.properties).map(([name, schema]) => ({
     name,
@@ -90,9 +106,20 @@ function operationObject(op: Operation) {
   return {
     operationId: op.operationId,
     summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
     tags: [op.tag],
     ...(op.public ? { security: [] } : {}),
-    parameters: [...pathParameters(op.path), ...(op.list ? listParameters : [])],
+    parameters: [
+      ...pathParameters(op.path),
+      ...(op.list ? listParameters : []),
+      ...Object.entries(op.filters ?? {}).map(([name, schema]) => ({
+        name,
+        in: 'query',
+        required: false,
+        description: schema.description,
+        schema,
+      })),
+    ],
     ...(op.body ? { requestBody: { required: true, content: json(op.body) } } : {}),
     responses,
   };
@@ -153,7 +180,7 @@ export function buildOpenApiDocument(options: { intakeBaseUrl: string }) {
       title: 'leadhook management API',
       version: '1.0.0',
       description:
-        'Marketing sources, playbooks and Integration Instructions. Errors answer {"error":{"code","message","details"}}; lists are cursor-paginated.',
+        'Marketing sources, playbooks, Integration Instructions, leads, activities and the activity catalog. Errors answer {"error":{"code","message","details"}}; lists are cursor-paginated.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: '/api/v1' }],

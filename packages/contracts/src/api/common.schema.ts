@@ -34,7 +34,7 @@ export const errorEnvelopeSchema = {
         code: {
           type: 'string',
           description:
-            'unauthorized | not_found | validation_failed | malformed_body | playbook_in_use | unsupported_media_type | payload_too_large | service_unavailable | internal_error',
+            'unauthorized | not_found | validation_failed | malformed_body | playbook_in_use | outcome_exists | unsupported_media_type | payload_too_large | service_unavailable | internal_error',
           examples: ['validation_failed'],
         },
         message: { type: 'string' },

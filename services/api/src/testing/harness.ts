@@ -1,16 +1,21 @@
+import { randomBytes } from 'node:crypto';
 import { type CreatedAccount, createAccount, createPrisma, type PrismaClient } from '@leadhook/db';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger, createMetrics } from '@leadhook/observability';
+import { QueueSet } from '@leadhook/queue';
 import type { Express } from 'express';
 import supertest from 'supertest';
 import { createApp } from '../app.js';
 
 export const PUBLIC_BASE_URL = 'https://leads.example.test';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export interface Harness {
   app: Express;
   prisma: PrismaClient;
   db: TestDatabase;
+  /** Producers on a queue prefix of this test file's own. */
+  queues: QueueSet;
   /** An account made through the same function the CLI uses (a factory, not a fixture). */
   newAccount(name?: string): Promise<CreatedAccount>;
   /** supertest requests with the account's bearer key. */
@@ -25,10 +30,15 @@ export type AuthedAgent = Record<Verb, (path: string) => supertest.Test>;
 export async function startHarness(): Promise<Harness> {
   const db = await createTestDatabase();
   const prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
+  const queues = new QueueSet({
+    redisUrl: TEST_REDIS_URL,
+    prefix: `test-api-${randomBytes(4).toString('hex')}`,
+  });
   const app = createApp({
     prisma,
     logger: createLogger({ service: 'api-test', level: 'silent' }),
     metrics: createMetrics('api-test'),
+    queues,
     options: { publicBaseUrl: `${PUBLIC_BASE_URL}/` },
   });
   const request = supertest(app);
@@ -37,6 +47,7 @@ export async function startHarness(): Promise<Harness> {
     app,
     prisma,
     db,
+    queues,
     newAccount: (name) => createAccount(prisma, name ?? `Account ${++counter}`),
     as: (apiKey) => {
       const auth = (test: supertest.Test) => test.set('authorization', `Bearer ${apiKey}`);
@@ -49,6 +60,9 @@ export async function startHarness(): Promise<Harness> {
       };
     },
     close: async () => {
+      // The jobs this file enqueued live under its own prefix: remove them.
+      await queues.get('activity').obliterate({ force: true });
+      await queues.close();
       await prisma.$disconnect();
       await db.drop();
     },
@@ -69,4 +83,18 @@ export function playbookBody(overrides: Record<string, unknown> = {}) {
 
 export function sourceBody(playbookId: string, overrides: Record<string, unknown> = {}) {
   return { name: 'Acme Leads', source_type: 'vendor', playbook_id: playbookId, ...overrides };
+}
+
+/** Polls until `check` returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  { timeoutMs = 5_000, intervalMs = 25 }: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`waitFor timed out after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
 }

@@ -1,0 +1,182 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { activitySchema } from './activity.schema.js';
+import { idSchema, listEnvelopeSchema, listQuerySchema, timestampSchema } from './common.schema.js';
+
+/**
+ * Leads as the management API shows them (CONTRACT §2): `GET /leads` lists them,
+ * `GET /leads/{id}` adds the activity timeline and the duplicate attributions.
+ * Leads are created only by intake (CONTRACT §1); the API reads them.
+ */
+
+/** `{id, name}` of an object a lead points at. */
+const referenceSchema = (description: string) =>
+  ({
+    type: 'object',
+    required: ['id', 'name'],
+    properties: { id: idSchema, name: { type: 'string' } },
+    additionalProperties: false,
+    description,
+  }) as const;
+
+export const PLAY_STATUSES = ['active', 'completed', 'stopped'] as const;
+
+/** The lead's enrollment in its playbook; its id is the webhooks' activity_play_id. */
+export const playSchema = {
+  title: 'Play',
+  type: 'object',
+  required: ['id', 'status', 'current_step', 'next_run_at'],
+  properties: {
+    id: { ...idSchema, examples: ['play_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
+    status: { type: 'string', enum: PLAY_STATUSES },
+    current_step: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        "Index of the next step to run (0-based); the playbook's step count when none is left.",
+    },
+    next_run_at: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'When the next step is due; null when none is scheduled.',
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+/** What the seller attested (the TCPA token and URL) and what intake observed. */
+export const consentEvidenceSchema = {
+  title: 'ConsentEvidence',
+  type: 'object',
+  required: ['tcpa_opt_in_token', 'tcpa_opt_in_url', 'ip', 'user_agent', 'received_at'],
+  properties: {
+    tcpa_opt_in_token: { type: 'string' },
+    tcpa_opt_in_url: { type: 'string' },
+    ip: {
+      type: ['string', 'null'],
+      description: 'The address the submission came from, as intake saw it.',
+    },
+    user_agent: { type: ['string', 'null'] },
+    received_at: timestampSchema,
+  },
+  additionalProperties: false,
+} as const;
+
+/** A later submission of the same phone within the duplicate window, attributed to the lead. */
+export const duplicateAttributionSchema = {
+  title: 'DuplicateAttribution',
+  type: 'object',
+  required: ['marketing_source', 'external_id', 'received_at'],
+  properties: {
+    marketing_source: referenceSchema('The source that sent the duplicate.'),
+    external_id: { type: ['string', 'null'], description: "The seller's own id, when sent." },
+    received_at: timestampSchema,
+  },
+  additionalProperties: false,
+} as const;
+
+const leadProperties = {
+  id: { ...idSchema, examples: ['lead_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
+  marketing_source: referenceSchema('The source that sent the lead.'),
+  playbook: referenceSchema('The playbook the lead was enrolled in.'),
+  fields: {
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description:
+      'Every submission field as stored: trimmed; phone E.164, date_of_birth YYYY-MM-DD, state upper case; gender, marital_status and credit_rating as sent.',
+  },
+  canonical: {
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Trimmed, lower-cased gender, marital_status and credit_rating.',
+  },
+  extra: {
+    type: 'object',
+    additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+    description: 'Fields the seller sent beyond the known ones, as sent.',
+  },
+  external_id: { type: ['string', 'null'], description: "The seller's own id, when sent." },
+  opted_out: { type: 'boolean' },
+  outcome: {
+    type: ['string', 'null'],
+    description: 'The terminal outcome label once reached (GET /activity_catalog).',
+  },
+  play: {
+    anyOf: [playSchema, { type: 'null' }],
+    description: 'The enrollment in the playbook; null until the lead is enrolled.',
+  },
+  consent: consentEvidenceSchema,
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+} as const;
+
+const leadRequired = [
+  'id',
+  'marketing_source',
+  'playbook',
+  'fields',
+  'canonical',
+  'extra',
+  'external_id',
+  'opted_out',
+  'outcome',
+  'play',
+  'consent',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** A lead as `GET /leads` lists it. */
+export const leadSchema = {
+  title: 'Lead',
+  type: 'object',
+  required: leadRequired,
+  properties: leadProperties,
+  additionalProperties: false,
+} as const;
+
+/** `GET /leads/{id}`: the lead, its whole activity timeline and its duplicate attributions. */
+export const leadDetailSchema = {
+  title: 'LeadDetail',
+  type: 'object',
+  required: [...leadRequired, 'activities', 'duplicates'],
+  properties: {
+    ...leadProperties,
+    activities: {
+      type: 'array',
+      items: activitySchema,
+      description: 'Every activity of the lead, oldest first.',
+    },
+    duplicates: {
+      type: 'array',
+      items: duplicateAttributionSchema,
+      description: 'Every duplicate submission attributed to this lead, oldest first.',
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export const leadListSchema = listEnvelopeSchema('LeadList', leadSchema);
+
+/** The `source_id` filter of `GET /leads`. */
+export const leadSourceFilterSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  description:
+    "Only the leads of this marketing source. A filter, like Stripe's: an id that names no source of yours matches nothing (an empty list, not a 404).",
+  examples: ['src_01jdq3v3m5a8f0k2x9b7c6d4e1'],
+} as const;
+
+/** Query of `GET /leads`: pagination and the source filter. */
+export const leadListQuerySchema = {
+  type: 'object',
+  properties: { ...listQuerySchema.properties, source_id: leadSourceFilterSchema },
+} as const;
+
+export type Play = FromSchema<typeof playSchema>;
+export type ConsentEvidence = FromSchema<typeof consentEvidenceSchema>;
+export type DuplicateAttribution = FromSchema<typeof duplicateAttributionSchema>;
+export type Lead = FromSchema<typeof leadSchema>;
+export type LeadDetail = FromSchema<typeof leadDetailSchema>;
+export type LeadList = FromSchema<typeof leadListSchema>;
+export type LeadListQuery = FromSchema<typeof leadListQuerySchema>;

@@ -1,0 +1,143 @@
+import {
+  type Lead,
+  type LeadDetail,
+  leadSchema,
+  PLAY_STATUSES,
+  type Play,
+} from '@leadhook/contracts';
+import type { Prisma, PrismaClient } from '@leadhook/db';
+import { presentActivity } from './activities.service.js';
+import { keyset, type Page, type PageRequest, pageOf } from './pagination.js';
+import { bodyValidator } from './validation.js';
+
+/**
+ * Leads are written by intake and the activity path; the management API only
+ * reads them (CONTRACT §2). Another account's lead is not found.
+ */
+
+const leadInclude = {
+  source: { select: { id: true, name: true } },
+  playbook: { select: { id: true, name: true } },
+  enrollment: { select: { id: true, status: true, currentStep: true, nextRunAt: true } },
+} satisfies Prisma.LeadInclude;
+
+type LeadRow = Prisma.LeadGetPayload<{ include: typeof leadInclude }>;
+type EnrollmentRow = NonNullable<LeadRow['enrollment']>;
+
+const validateFields = bodyValidator(leadSchema.properties.fields);
+const validateCanonical = bodyValidator(leadSchema.properties.canonical);
+const validateExtra = bodyValidator(leadSchema.properties.extra);
+
+/** Stored JSON was validated by intake; a row that no longer fits the schema is a bug, not a 4xx. */
+function stored<T>(
+  leadId: string,
+  column: string,
+  check: (value: unknown) => { ok: true; value: T } | { ok: false },
+  value: unknown,
+): T {
+  const result = check(value);
+  if (!result.ok) throw new Error(`lead ${leadId} has a stored ${column} that fails the schema`);
+  return result.value;
+}
+
+function isPlayStatus(value: string): value is Play['status'] {
+  return PLAY_STATUSES.some((s) => s === value);
+}
+
+function presentPlay(row: EnrollmentRow): Play {
+  // The enrollments_status_check constraint keeps status inside the enum.
+  if (!isPlayStatus(row.status)) throw new Error(`enrollment ${row.id} has status ${row.status}`);
+  return {
+    id: row.id,
+    status: row.status,
+    current_step: row.currentStep,
+    next_run_at: row.nextRunAt?.toISOString() ?? null,
+  };
+}
+
+export function presentLead(row: LeadRow): Lead {
+  return {
+    id: row.id,
+    // The source's current name, like the playbook's: the object it refers to.
+    // (Webhooks' lead_originators keep the name at acceptance, Lead.sourceName.)
+    marketing_source: { id: row.source.id, name: row.source.name },
+    playbook: { id: row.playbook.id, name: row.playbook.name },
+    fields: stored(row.id, 'fields', validateFields, row.fields),
+    canonical: stored(row.id, 'canonical', validateCanonical, row.canonical),
+    extra: stored(row.id, 'extra', validateExtra, row.extra),
+    external_id: row.externalId,
+    opted_out: row.optedOut,
+    outcome: row.outcome,
+    play: row.enrollment ? presentPlay(row.enrollment) : null,
+    consent: {
+      tcpa_opt_in_token: row.tcpaOptInToken,
+      tcpa_opt_in_url: row.tcpaOptInUrl,
+      ip: row.consentIp,
+      user_agent: row.consentUserAgent,
+      received_at: row.receivedAt.toISOString(),
+    },
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+export type LeadResult = { kind: 'ok'; lead: LeadDetail } | { kind: 'not_found' };
+
+/**
+ * The account's leads, newest first. `sourceId` is a filter: an id that names no
+ * source of this account matches no lead (an empty page), as Stripe's filters do,
+ * so the list is no oracle for other accounts' source ids.
+ */
+export async function listLeads(
+  prisma: PrismaClient,
+  accountId: string,
+  page: PageRequest,
+  filter: { sourceId?: string | undefined },
+): Promise<Page<Lead>> {
+  const { where, ...order } = keyset(page);
+  const rows = await prisma.lead.findMany({
+    where: {
+      accountId,
+      ...(filter.sourceId !== undefined ? { sourceId: filter.sourceId } : {}),
+      ...where,
+    },
+    include: leadInclude,
+    ...order,
+  });
+  return pageOf(rows, page, presentLead);
+}
+
+/** The lead with its whole timeline (oldest first) and its duplicate attributions. */
+export async function getLead(
+  prisma: PrismaClient,
+  accountId: string,
+  id: string,
+): Promise<LeadResult> {
+  const row = await prisma.lead.findFirst({
+    where: { id, accountId },
+    include: {
+      ...leadInclude,
+      // Activities recorded in one transaction may share a millisecond; their ids
+      // are monotonic, so the id breaks the tie in recording order.
+      activities: { orderBy: [{ occurredAt: 'asc' }, { id: 'asc' }] },
+      submissions: {
+        where: { result: 'duplicate' },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        include: { source: { select: { id: true, name: true } } },
+      },
+    },
+  });
+  if (!row) return { kind: 'not_found' };
+  return {
+    kind: 'ok',
+    lead: {
+      ...presentLead(row),
+      activities: row.activities.map(presentActivity),
+      duplicates: row.submissions.map((submission) => ({
+        marketing_source: { id: submission.source.id, name: submission.source.name },
+        external_id: submission.externalId,
+        received_at: submission.createdAt.toISOString(),
+      })),
+    },
+  };
+}
