@@ -246,38 +246,48 @@ const [{ found }] = await sql(
 );
 
 // --- pgbench: the same durable write, same server, same run ------------------------
+// Two scripts: what the issue names (lead + outbox row in one transaction), and
+// the intake's whole write (lead + submission + outbox). The first is the
+// stricter limit (less work per transaction, so more tps); the ratio is taken
+// against it, and the second is reported beside it.
 const dir = mkdtempSync(join(tmpdir(), 'leadhook-bench-'));
-const script = join(dir, 'intake-write.sql');
-writeFileSync(
-  script,
-  `\\set n random(1, 2000000000)
-BEGIN;
-INSERT INTO leads (id, account_id, source_id, source_name, playbook_id, phone, email, first_name, last_name,
+const leadInsert = `INSERT INTO leads (id, account_id, source_id, source_name, playbook_id, phone, email, first_name, last_name,
   fields, canonical, extra, external_id, tcpa_opt_in_token, tcpa_opt_in_url, consent_ip, consent_user_agent, received_at)
 VALUES ('lead_pgb_' || :n || '_' || :client_id, '${accountId}', '${sourceId}', 'bench', '${playbookId}', '+1512' || :n, 'b' || :n || '@example.com',
   'Bench', 'Lead', '{"first_name":"Bench","last_name":"Lead","email":"b@example.com","phone":"+15125550100","current_insurance_carrier":"Acme Mutual","current_insurance_coverage":"100/300/100","current_residence_address":"123 Main St","current_residence_city":"Austin","current_residence_state":"TX","current_residence_zip":"78701","date_of_birth":"1985-04-12","gender":"female","marital_status":"married","credit_rating":"good"}',
-  '{"gender":"female","marital_status":"married","credit_rating":"good"}', '{}', 'ext', 'tok', 'https://quotes.example.com/consent', '127.0.0.1', 'pgbench', now());
-INSERT INTO submissions (id, account_id, source_id, result, lead_id, external_id, ip, user_agent)
-VALUES ('subm_pgb_' || :n || '_' || :client_id, '${accountId}', '${sourceId}', 'accepted', 'lead_pgb_' || :n || '_' || :client_id, 'ext', '127.0.0.1', 'pgbench');
-INSERT INTO outbox (topic, payload) VALUES ('enrollment', jsonb_build_object('lead_id', 'lead_pgb_' || :n || '_' || :client_id));
-COMMIT;
-`,
-);
-const pgbenchOut = run('pgbench', [
-  '-n',
-  '-c',
-  String(connections),
-  '-j',
-  '2',
-  '-T',
-  String(duration),
-  '-M',
-  'prepared',
-  '-f',
-  script,
-  dbUrl,
+  '{"gender":"female","marital_status":"married","credit_rating":"good"}', '{}', 'ext', 'tok', 'https://quotes.example.com/consent', '127.0.0.1', 'pgbench', now());`;
+const submissionInsert = `INSERT INTO submissions (id, account_id, source_id, result, lead_id, external_id, ip, user_agent)
+VALUES ('subm_pgb_' || :n || '_' || :client_id, '${accountId}', '${sourceId}', 'accepted', 'lead_pgb_' || :n || '_' || :client_id, 'ext', '127.0.0.1', 'pgbench');`;
+const outboxInsert = `INSERT INTO outbox (topic, payload) VALUES ('enrollment', jsonb_build_object('lead_id', 'lead_pgb_' || :n || '_' || :client_id));`;
+
+function pgbench(name, statements) {
+  const script = join(dir, `${name}.sql`);
+  writeFileSync(
+    script,
+    ['\\set n random(1, 2000000000)', 'BEGIN;', ...statements, 'COMMIT;', ''].join('\n'),
+  );
+  const out = run('pgbench', [
+    '-n',
+    '-c',
+    String(connections),
+    '-j',
+    '2',
+    '-T',
+    String(duration),
+    '-M',
+    'prepared',
+    '-f',
+    script,
+    dbUrl,
+  ]);
+  return Number(/tps = ([\d.]+)/.exec(out)?.[1]);
+}
+const pgbenchTps = pgbench('lead-outbox', [leadInsert, outboxInsert]);
+const pgbenchFullTps = pgbench('lead-submission-outbox', [
+  leadInsert,
+  submissionInsert,
+  outboxInsert,
 ]);
-const pgbenchTps = Number(/tps = ([\d.]+)/.exec(pgbenchOut)?.[1]);
 
 // --- report -------------------------------------------------------------------------
 const leadsPerSecond = accepted.length / duration;
@@ -297,8 +307,9 @@ Command: \`pnpm build && node bench/intake/run.mjs --duration ${duration} --conn
 |---|---|
 | accepted leads/s (201) | ${leadsPerSecond.toFixed(0)} |
 | latency p50 / p99 | ${result.latency.p50} ms / ${result.latency.p99} ms |
-| pgbench, same write (lead + submission + outbox, one transaction, ${connections} clients, prepared) | ${pgbenchTps.toFixed(0)} tps |
-| **ratio intake / pgbench** | **${ratio.toFixed(2)}** (target ≥ 0.5) |
+| pgbench: lead + outbox row, one transaction (${connections} clients, prepared) | ${pgbenchTps.toFixed(0)} tps |
+| pgbench: lead + submission + outbox row (the intake's whole write) | ${pgbenchFullTps.toFixed(0)} tps |
+| **ratio intake / pgbench (lead + outbox)** | **${ratio.toFixed(2)}** (target ≥ 0.5); against the whole write ${(leadsPerSecond / pgbenchFullTps).toFixed(2)} |
 | responses by status | ${[...statuses].map(([s, n]) => `${s}: ${n}`).join(', ')} |
 | errors (non-201, socket errors, timeouts) | ${errors} |
 | 201 leads found in PostgreSQL afterwards | ${found} of ${accepted.length} |
