@@ -93,6 +93,17 @@ export async function beginLocked(client: PoolClient, lockKey: string): Promise<
   await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${lockKey})`);
 }
 
+/** One lead to accept (alone, or as one of a group-committed batch). */
+export interface AcceptInput {
+  lockKey: string;
+  source: IntakeSource;
+  lead: NormalizedLead;
+  leadId: string;
+  submissionId: string;
+  windowDays: number;
+  evidence: RequestEvidence;
+}
+
 export type AcceptOutcome = { result: 'accepted' | 'duplicate'; leadId: string };
 
 /**
@@ -104,15 +115,7 @@ export type AcceptOutcome = { result: 'accepted' | 'duplicate'; leadId: string }
  */
 export async function acceptOrDuplicate(
   db: Pool | PoolClient,
-  input: {
-    lockKey: string;
-    source: IntakeSource;
-    lead: NormalizedLead;
-    leadId: string;
-    submissionId: string;
-    windowDays: number;
-    evidence: RequestEvidence;
-  },
+  input: AcceptInput,
 ): Promise<AcceptOutcome> {
   const { source, lead, evidence } = input;
   const { rows } = await db.query<{ result: 'accepted' | 'duplicate'; lead_id: string }>({
@@ -147,17 +150,6 @@ export async function acceptOrDuplicate(
   const row = rows[0];
   if (!row) throw new Error('intake_accept returned no row');
   return { result: row.result, leadId: row.lead_id };
-}
-
-/** One lead of a group-committed batch: acceptOrDuplicate's input. */
-export interface AcceptInput {
-  lockKey: string;
-  source: IntakeSource;
-  lead: NormalizedLead;
-  leadId: string;
-  submissionId: string;
-  windowDays: number;
-  evidence: RequestEvidence;
 }
 
 /**
