@@ -193,3 +193,25 @@ describe('a rejected lead', () => {
     expect(codes(lead({ tags: ['a', 'b'] }))).toEqual([['tags', 'invalid']]);
   });
 });
+
+describe('characters PostgreSQL cannot store', () => {
+  it.each([
+    ['first_name', 'Ja\u0000ne', 'first_name'],
+    ['email', 'jane\uD800@example.com', 'email'],
+    ['favorite_color', 'bl\uDC00ue', 'favorite_color'],
+  ])('%s with %j is invalid, not a server error', (name, value, field) => {
+    const result = validate(lead({ [name]: value }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toContainEqual(expect.objectContaining({ field, code: 'invalid' }));
+  });
+  it('accepts a well-formed surrogate pair (an emoji)', () => {
+    expect(validate(lead({ first_name: 'Jane 😀' })).ok).toBe(true);
+  });
+  it('bounds a canonical field by what was sent, padding included', () => {
+    const result = validate(lead({ gender: ` ${'f'.repeat(50)} ` }));
+    expect(result.ok === false && result.errors).toEqual([
+      expect.objectContaining({ field: 'gender', code: 'too_long' }),
+    ]);
+  });
+});

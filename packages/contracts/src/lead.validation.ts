@@ -10,6 +10,7 @@ import {
   CANONICAL_FIELDS,
   EXTRA_FIELD_LIMITS,
   LEAD_FIELD_NAMES,
+  LEAD_FIELDS,
   type LeadFieldName,
   leadSubmissionSchema,
 } from './lead.schema.js';
@@ -24,6 +25,13 @@ export interface LeadFieldError {
   field: string;
   code: LeadErrorCode;
   message: string;
+}
+
+/** NUL, or a UTF-16 surrogate without its pair. */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function unstorable(text: string): boolean {
+  return UNSTORABLE.test(text);
 }
 
 export type CanonicalFieldName = (typeof CANONICAL_FIELDS)[number];
@@ -233,6 +241,30 @@ export function createLeadValidator(options: LeadValidatorOptions = {}): LeadVal
       if (error) extraErrors.push(toFieldError(shortName(name), error));
     }
     errors.push(...extraErrors);
+    for (const name of CANONICAL_FIELDS) {
+      // Stored as sent, so the bound applies to what was sent, padding included.
+      const raw = body[name];
+      if (typeof raw === 'string' && raw.length > LEAD_FIELDS[name].maxLength && !best.has(name)) {
+        errors.push({
+          field: name,
+          code: 'too_long',
+          message: `must be at most ${LEAD_FIELDS[name].maxLength} characters`,
+        });
+      }
+    }
+    // PostgreSQL cannot store NUL or an unpaired UTF-16 surrogate in text or
+    // jsonb: refuse them here as invalid input, rather than fail at the insert
+    // (a 500 whose error would carry the lead's data).
+    for (const [name, value] of Object.entries(body)) {
+      if (!unstorable(name) && !(typeof value === 'string' && unstorable(value))) continue;
+      const field = KNOWN_FIELDS.has(name) ? name : shortName(name);
+      if (errors.some((e) => e.field === field)) continue;
+      errors.push({
+        field,
+        code: 'invalid',
+        message: 'contains a character that cannot be stored (NUL or an unpaired surrogate)',
+      });
+    }
     if (errors.length > 0) return { ok: false, errors };
 
     const text = (name: LeadFieldName) => prepared[name] as string;

@@ -43,12 +43,27 @@ export interface LoggerConfig {
   destination?: pino.DestinationStream;
 }
 
+/**
+ * Fields of driver errors that quote the data of the failing statement: pg's
+ * `detail` ("Key (phone)=(+1…) already exists"), `where` (the JSON line that did
+ * not parse), `parameters`, and the like. An error is logged with its type,
+ * message, code and stack, never these.
+ */
+const ERROR_DATA_FIELDS = ['detail', 'where', 'parameters', 'hint', 'internalQuery', 'query'];
+
+function errorWithoutData(err: Error): Record<string, unknown> {
+  const serialized: Record<string, unknown> = { ...pino.stdSerializers.err(err) };
+  for (const field of ERROR_DATA_FIELDS) delete serialized[field];
+  return serialized;
+}
+
 /** A JSON-lines logger with redaction, one per process. */
 export function createLogger(config: LoggerConfig): Logger {
   const options: LoggerOptions = {
     level: config.level ?? 'info',
     base: { service: config.service },
     redact: { paths: REDACT_PATHS, remove: true },
+    serializers: { err: errorWithoutData },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   };

@@ -50,7 +50,17 @@ export interface IntakeDeps {
 
 /** Masks the source key, a credential, in logged paths. */
 export function redactIntakeUrl(url: string): string {
-  return url.replace(/^(\/marketing_sources\/[^/?#]*\/)[^/?#]+/, '$1[redacted]');
+  // Intake has one route, and express matches it case-insensitively: keep the
+  // first segment, and the account id after a marketing_sources segment in any
+  // case; everything deeper (the key, or whatever a mistyped URL carries) is
+  // replaced, so no spelling of a post URL logs its key.
+  const [path = '', query] = url.split(/(?=[?#])/, 2);
+  const segments = path.split('/');
+  const keep = /^marketing_sources$/i.test(segments[1] ?? '') ? 3 : 2;
+  const redacted = segments.map((segment, i) =>
+    i < keep || segment === '' ? segment : '[redacted]',
+  );
+  return redacted.join('/') + (query === undefined ? '' : '?[redacted]');
 }
 
 export function createApp(deps: IntakeDeps): Express {

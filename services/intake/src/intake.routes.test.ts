@@ -271,8 +271,38 @@ describe('logs', () => {
       '/marketing_sources/acc_1/[redacted]',
     );
     expect(redactIntakeUrl('/marketing_sources/acc_1/SeCrEt/x')).toBe(
-      '/marketing_sources/acc_1/[redacted]/x',
+      '/marketing_sources/acc_1/[redacted]/[redacted]',
     );
     expect(redactIntakeUrl('/healthz')).toBe('/healthz');
+    expect(redactIntakeUrl('/Marketing_Sources/acc_1/SeCrEt')).toBe(
+      '/Marketing_Sources/acc_1/[redacted]',
+    );
+    expect(redactIntakeUrl('/marketing_source/acc_1/SeCrEt')).toBe(
+      '/marketing_source/[redacted]/[redacted]',
+    );
+    expect(redactIntakeUrl('/marketing_sources/acc_1/SeCrEt?x=1')).toBe(
+      '/marketing_sources/acc_1/[redacted]?[redacted]',
+    );
+  });
+
+  it('never logs the key, whatever the case of the path', async () => {
+    const source = await h.makeSource();
+    const response = await request(h.app)
+      .post(source.path.replace('/marketing_sources/', '/MARKETING_SOURCES/'))
+      .send(validLead());
+    expect(response.status).toBe(201);
+    expect(h.logLines.join('')).not.toContain(source.key);
+  });
+
+  it('answers NUL in a field with 422, logging none of the lead', async () => {
+    const source = await h.makeSource();
+    const response = await request(h.app)
+      .post(source.path)
+      .send(validLead({ first_name: 'Ja\u0000ne', email: 'nul.probe@example.org' }));
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toContainEqual(
+      expect.objectContaining({ field: 'first_name', code: 'invalid' }),
+    );
+    expect(h.logLines.join('')).not.toContain('nul.probe');
   });
 });
