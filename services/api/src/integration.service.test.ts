@@ -1,4 +1,5 @@
 import {
+  createLeadValidator,
   EXTRA_FIELD_LIMITS,
   INTAKE_RESPONSES,
   integrationInstructionsSchema,
@@ -100,6 +101,15 @@ describe('GET /marketing_sources/{id}/integration', () => {
     const parsed: Record<string, string> = JSON.parse(body ?? '');
     expect(Object.keys(parsed)).toEqual([...ALL_FIELDS]);
     for (const name of ALL_FIELDS) expect(parsed[name]).toBe(LEAD_FIELDS[name].example);
+  });
+
+  it('gives examples that work as pasted: the body is a valid lead, no placeholder header', () => {
+    const body = /-d '([\s\S]*)'$/.exec(doc.examples.curl_json)?.[1] ?? '';
+    const result = createLeadValidator()(JSON.parse(body));
+    expect(result.ok && result.lead.fields.phone).toBe('+15125550147');
+    for (const example of [doc.examples.curl_json, doc.examples.curl_form]) {
+      expect(example).not.toMatch(/<[^>]*>/);
+    }
   });
 
   it('gives a curl form example on the real URL with every field', () => {

@@ -52,7 +52,6 @@ function curlJson(postUrl: string, fields: readonly Field[]): string {
   return [
     `curl -X POST ${shellQuote(postUrl)} \\`,
     `  -H 'Content-Type: application/json' \\`,
-    `  -H 'Idempotency-Key: <a unique id per lead>' \\`,
     `  -d ${shellQuote(JSON.stringify(body, null, 2))}`,
   ].join('\n');
 }
@@ -60,7 +59,6 @@ function curlJson(postUrl: string, fields: readonly Field[]): string {
 function curlForm(postUrl: string, fields: readonly Field[]): string {
   return [
     `curl -X POST ${shellQuote(postUrl)} \\`,
-    `  -H 'Idempotency-Key: <a unique id per lead>' \\`,
     ...fields.map(
       (f, i) =>
         `  --data-urlencode ${shellQuote(`${f.name}=${f.example}`)}${i < fields.length - 1 ? ' \\' : ''}`,
