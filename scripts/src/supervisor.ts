@@ -58,9 +58,15 @@ export interface SupervisorOptions {
    */
   readonly stopTimeoutMs: number;
   readonly backoff?: Partial<BackoffOptions>;
-  /** Where children's stdout and stderr lines go, prefixed; process.stdout/stderr by default. */
+  /** Where children's stdout and stderr lines go; process.stdout/stderr by default. */
   readonly stdout?: Writable;
   readonly stderr?: Writable;
+  /**
+   * Prefix each line with the child's name. For a person at a terminal; off where
+   * a log shipper reads the output, which must stay one JSON object per line
+   * (each already names its `service`). Default: whether stdout is a TTY.
+   */
+  readonly prefixLines?: boolean;
 }
 
 interface Running {
@@ -170,7 +176,10 @@ export class Supervisor {
       cwd: spec.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const prefix = `${spec.name.padEnd(this.prefixWidth)} | `;
+    const prefix =
+      (this.options.prefixLines ?? process.stdout.isTTY === true)
+        ? `${spec.name.padEnd(this.prefixWidth)} | `
+        : '';
     this.forward(proc.stdout, prefix, this.options.stdout ?? process.stdout);
     this.forward(proc.stderr, prefix, this.options.stderr ?? process.stderr);
 
