@@ -32,6 +32,8 @@ export interface IntakeOptions {
    * behind a proxy that sets that header, or sellers could forge the IP.
    */
   trustProxy: boolean | number;
+  /** Prefix of the limiter's Redis keys (QUEUE_PREFIX): deployments sharing a Redis keep their own counts. */
+  redisKeyPrefix?: string;
 }
 
 export interface IntakeDeps {
@@ -68,8 +70,10 @@ export function createApp(deps: IntakeDeps): Express {
   const service = new IntakeService({
     pool: deps.pool,
     queues: deps.queues,
-    limiter: createSourceRateLimiter(deps.redis, (err) =>
-      logger.warn({ err }, 'rate limiter unavailable; letting the request through'),
+    limiter: createSourceRateLimiter(
+      deps.redis,
+      (err) => logger.warn({ err }, 'rate limiter unavailable; letting the request through'),
+      options.redisKeyPrefix ?? 'leadhook',
     ),
     validate: deps.validate ?? createLeadValidator(),
     logger,

@@ -38,6 +38,7 @@ const app = createApp({
     defaultRateLimitPerSecond: config.intakeRateLimitPerSource,
     duplicateWindowDays: config.duplicateWindowDays,
     trustProxy: config.trustProxy,
+    redisKeyPrefix: config.queuePrefix,
   },
   health: healthRoutes({
     checks: {

@@ -24,6 +24,7 @@ const BURST_WINDOW_SECONDS = 10;
 export function createSourceRateLimiter(
   redis: Redis,
   onRedisError: (err: unknown) => void,
+  keyPrefix = 'leadhook',
 ): SourceRateLimiter {
   const limiters = new Map<number, BurstyRateLimiter>();
   const limiterFor = (perSecond: number): BurstyRateLimiter => {
@@ -32,7 +33,7 @@ export function createSourceRateLimiter(
       limiter = new BurstyRateLimiter(
         new RateLimiterRedis({
           storeClient: redis,
-          keyPrefix: `leadhook-intake-rl-${perSecond}`,
+          keyPrefix: `${keyPrefix}:intake-rl-${perSecond}`,
           points: perSecond,
           duration: 1,
           // Answer at once when the client is not connected, instead of waiting on it.
@@ -40,7 +41,7 @@ export function createSourceRateLimiter(
         }),
         new RateLimiterRedis({
           storeClient: redis,
-          keyPrefix: `leadhook-intake-burst-${perSecond}`,
+          keyPrefix: `${keyPrefix}:intake-burst-${perSecond}`,
           points: perSecond,
           duration: BURST_WINDOW_SECONDS,
           rejectIfRedisNotReady: true,
