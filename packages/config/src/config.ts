@@ -14,6 +14,11 @@ export interface ContactHours {
   readonly text: string;
 }
 
+/** What the simulation provider answers for every SMS it is asked to send. */
+export type SimulatedSmsOutcome = 'delivered' | 'failed' | 'undeliverable';
+/** What the simulation provider answers for every call it is asked to place. */
+export type SimulatedCallOutcome = 'answered' | 'voicemail' | 'failed' | 'undeliverable';
+
 export interface Config {
   readonly databaseUrl: string;
   readonly redisUrl: string;
@@ -42,6 +47,10 @@ export interface Config {
    * hops. It decides which IP is kept as consent evidence.
    */
   readonly trustProxy: boolean | number;
+  /** The simulation provider's answer to every SMS (development, tests, demos). */
+  readonly providerSimulationSmsOutcome: SimulatedSmsOutcome;
+  /** The simulation provider's answer to every call. */
+  readonly providerSimulationCallOutcome: SimulatedCallOutcome;
 }
 
 /** Thrown with every problem found, each naming its variable. */
@@ -166,6 +175,15 @@ function trustProxy(text: string): boolean | number {
   }
 }
 
+function oneOf<T extends string>(values: readonly T[]) {
+  return (text: string): T => {
+    const t = text.trim().toLowerCase();
+    const found = values.find((v) => v === t);
+    if (found === undefined) throw new Error(`"${text}" is not one of ${values.join(', ')}`);
+    return found;
+  };
+}
+
 function queuePrefix(text: string): string {
   if (!/^[A-Za-z0-9_{}-]+$/.test(text))
     throw new Error(`"${text}" may use letters, digits, _ - { }`);
@@ -195,6 +213,8 @@ export const SETTING_DEFAULTS = {
   QUEUE_PREFIX: 'leadhook',
   SHUTDOWN_TIMEOUT_MS: '10000',
   TRUST_PROXY: 'false',
+  PROVIDER_SIMULATION_SMS_OUTCOME: 'delivered',
+  PROVIDER_SIMULATION_CALL_OUTCOME: 'voicemail',
 } as const satisfies Record<string, string>;
 
 export type SettingName = keyof typeof SETTING_DEFAULTS;
@@ -243,6 +263,14 @@ export function loadConfig(env: Env = process.env): Config {
     queuePrefix: read('QUEUE_PREFIX', queuePrefix),
     shutdownTimeoutMs: read('SHUTDOWN_TIMEOUT_MS', positive),
     trustProxy: read('TRUST_PROXY', trustProxy),
+    providerSimulationSmsOutcome: read(
+      'PROVIDER_SIMULATION_SMS_OUTCOME',
+      oneOf<SimulatedSmsOutcome>(['delivered', 'failed', 'undeliverable']),
+    ),
+    providerSimulationCallOutcome: read(
+      'PROVIDER_SIMULATION_CALL_OUTCOME',
+      oneOf<SimulatedCallOutcome>(['answered', 'voicemail', 'failed', 'undeliverable']),
+    ),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -1,4 +1,11 @@
-export type { Config, ContactHours, LogLevel, SettingName } from './config.js';
+export type {
+  Config,
+  ContactHours,
+  LogLevel,
+  SettingName,
+  SimulatedCallOutcome,
+  SimulatedSmsOutcome,
+} from './config.js';
 export {
   ConfigError,
   contactHoursWiderThanLaw,

@@ -13,6 +13,7 @@ export const ID_PREFIXES = {
   subscription: 'sub',
   delivery: 'dlv',
   attempt: 'att',
+  providerMessage: 'pmsg',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -1,6 +1,7 @@
 import type { Config } from '@leadhook/config';
 import type { Logger } from '@leadhook/observability';
 import { createWorkerRuntime, type WorkerRuntime } from '@leadhook/worker-runtime';
+import { type PlaybookComponentOptions, playbookComponent } from './playbook.component.js';
 
 export interface WorkerDeps {
   config: Config;
@@ -8,11 +9,14 @@ export interface WorkerDeps {
   port?: number;
   logger?: Logger;
   relayIntervalMs?: number;
+  /** The clock, the provider, the reconciler's interval (tests). */
+  playbook?: PlaybookComponentOptions;
 }
 
 /**
- * The playbook-worker process: health, metrics and the outbox relay. Its own jobs
- * (enrollment, playbook steps, the contact window and the provider (later issues)) plug in here as runtime components.
+ * The playbook-worker process: health, metrics and the outbox relay (the
+ * runtime), plus enrollment, playbook steps in the contact window and the
+ * reconciler (the playbook component).
  */
 export function createWorker(deps: WorkerDeps): WorkerRuntime {
   return createWorkerRuntime({
@@ -21,6 +25,6 @@ export function createWorker(deps: WorkerDeps): WorkerRuntime {
     port: deps.port ?? deps.config.playbookWorkerPort,
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.relayIntervalMs === undefined ? {} : { relayIntervalMs: deps.relayIntervalMs }),
-    components: [],
+    components: [playbookComponent(deps.playbook)],
   });
 }

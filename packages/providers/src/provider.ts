@@ -1,0 +1,73 @@
+import type { SimulatedCallOutcome, SimulatedSmsOutcome } from '@leadhook/config';
+
+/**
+ * The messaging provider interface (CONTRACT §4): the playbook worker sends SMS
+ * and places calls only through it. The default implementation is the simulation
+ * (simulation.provider.ts); a carrier (Twilio, Telnyx, …) plugs in behind the
+ * same two calls.
+ */
+
+/** What became of an SMS. `undeliverable`: the number cannot receive SMS at all. */
+export type SmsStatus = SimulatedSmsOutcome;
+/** What became of a call. `undeliverable`: the number cannot be called at all. */
+export type CallStatus = SimulatedCallOutcome;
+
+export const SMS_STATUSES: readonly SmsStatus[] = ['delivered', 'failed', 'undeliverable'];
+export const CALL_STATUSES: readonly CallStatus[] = [
+  'answered',
+  'voicemail',
+  'failed',
+  'undeliverable',
+];
+
+/** Whom a message is about: kept with the provider's record, never sent to the carrier. */
+export interface MessageRef {
+  leadId: string;
+  enrollmentId?: string | null;
+  /** The playbook step (0-based) that sends it. */
+  step?: number | null;
+}
+
+export interface SendSmsRequest {
+  /** E.164. */
+  to: string;
+  body: string;
+  /**
+   * The same key twice is one message: a step retried after a crash (sent, but
+   * the step's transaction never committed) does not text the lead again.
+   */
+  idempotencyKey: string;
+  ref: MessageRef;
+}
+
+export interface PlaceCallRequest {
+  to: string;
+  /** The call script, when the step has one. */
+  script?: string | null;
+  idempotencyKey: string;
+  ref: MessageRef;
+}
+
+export interface SmsResult {
+  status: SmsStatus;
+  providerMessageId: string;
+}
+
+export interface CallResult {
+  status: CallStatus;
+  providerMessageId: string;
+}
+
+export interface MessagingProvider {
+  readonly name: string;
+  sendSms(request: SendSmsRequest): Promise<SmsResult>;
+  placeCall(request: PlaceCallRequest): Promise<CallResult>;
+}
+
+export function isSmsStatus(value: string): value is SmsStatus {
+  return (SMS_STATUSES as readonly string[]).includes(value);
+}
+
+export function isCallStatus(value: string): value is CallStatus {
+  return (CALL_STATUSES as readonly string[]).includes(value);
+}

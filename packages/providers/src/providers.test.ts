@@ -1,0 +1,202 @@
+import { randomBytes } from 'node:crypto';
+import { ActivityRecorder } from '@leadhook/activities';
+import { createAccount, createPrisma, newId, type PrismaClient } from '@leadhook/db';
+import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createLogger } from '@leadhook/observability';
+import { QueueSet } from '@leadhook/queue';
+import { receiveInbound, receiveStatusCallback } from './inbound.js';
+import { SimulationProvider } from './simulation.provider.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const logger = createLogger({ service: 'test', level: 'silent' });
+
+let db: TestDatabase;
+let prisma: PrismaClient;
+let queues: QueueSet;
+let recorder: ActivityRecorder;
+let accountId: string;
+let playbookId: string;
+let sourceId: string;
+const prefix = `prov${randomBytes(4).toString('hex')}`;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
+  queues = new QueueSet({ redisUrl: REDIS_URL, prefix });
+  recorder = new ActivityRecorder({ prisma, queues, logger });
+  accountId = (await createAccount(prisma, 'A')).account_id;
+  playbookId = newId('playbook');
+  sourceId = newId('source');
+  await prisma.playbook.create({ data: { id: playbookId, accountId, name: 'P' } });
+  await prisma.marketingSource.create({
+    data: {
+      id: sourceId,
+      accountId,
+      playbookId,
+      name: 'S',
+      sourceType: 'vendor',
+      intakeKey: randomBytes(24).toString('base64url'),
+    },
+  });
+});
+
+afterAll(async () => {
+  await queues.get('activity').obliterate({ force: true });
+  await queues.close();
+  await prisma.$disconnect();
+  await db.drop();
+});
+
+async function lead(): Promise<{ leadId: string; phone: string }> {
+  const leadId = newId('lead');
+  const phone = `+1415${Math.floor(2_000_000 + Math.random() * 7_000_000)}`;
+  await prisma.lead.create({
+    data: {
+      id: leadId,
+      accountId,
+      sourceId,
+      sourceName: 'S',
+      playbookId,
+      phone,
+      email: 'x@example.com',
+      firstName: 'X',
+      lastName: 'Y',
+      fields: {},
+      canonical: {},
+      tcpaOptInToken: 't',
+      tcpaOptInUrl: 'https://example.com',
+      receivedAt: new Date(),
+    },
+  });
+  return { leadId, phone };
+}
+
+async function labels(leadId: string): Promise<string[]> {
+  const rows = await prisma.activity.findMany({ where: { leadId }, orderBy: { id: 'asc' } });
+  return rows.map((r) => r.activityLabel);
+}
+
+describe('the simulation provider', () => {
+  it('records an SMS with the configured outcome; the same idempotency key is one message', async () => {
+    const { leadId, phone } = await lead();
+    const provider = new SimulationProvider({ prisma, sms: 'failed' });
+    const request = {
+      to: phone,
+      body: 'Hi',
+      idempotencyKey: `k-${leadId}`,
+      ref: { leadId, step: 0 },
+    };
+    const first = await provider.sendSms(request);
+    expect(first.status).toBe('failed');
+    expect(first.providerMessageId).toMatch(/^pmsg_/);
+    const again = await provider.sendSms(request);
+    expect(again).toEqual(first);
+    const rows = await prisma.providerMessage.findMany({ where: { leadId } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      channel: 'sms',
+      to: phone,
+      body: 'Hi',
+      status: 'failed',
+      step: 0,
+    });
+  });
+
+  it.each(['answered', 'voicemail', 'failed', 'undeliverable'] as const)(
+    'answers a call with %s',
+    async (outcome) => {
+      const { leadId, phone } = await lead();
+      const provider = new SimulationProvider({ prisma, call: outcome });
+      const result = await provider.placeCall({
+        to: phone,
+        idempotencyKey: `c-${leadId}`,
+        ref: { leadId },
+      });
+      expect(result.status).toBe(outcome);
+      const row = await prisma.providerMessage.findUniqueOrThrow({
+        where: { id: result.providerMessageId },
+      });
+      expect(row).toMatchObject({ channel: 'call', status: outcome, body: null });
+    },
+  );
+
+  it('defaults to delivered SMS and voicemail calls', async () => {
+    const { leadId, phone } = await lead();
+    const provider = new SimulationProvider({ prisma });
+    const ref = { leadId };
+    expect(
+      (await provider.sendSms({ to: phone, body: 'b', idempotencyKey: `d1-${leadId}`, ref }))
+        .status,
+    ).toBe('delivered');
+    expect(
+      (await provider.placeCall({ to: phone, idempotencyKey: `d2-${leadId}`, ref })).status,
+    ).toBe('voicemail');
+  });
+});
+
+describe('inbound messages and status callbacks', () => {
+  it('records a reply found by phone as message_received; STOP ends in opted_out', async () => {
+    const { leadId, phone } = await lead();
+    expect(
+      await receiveInbound({ prisma, recorder }, { phone, body: 'who is this?' }),
+    ).toMatchObject({
+      kind: 'recorded',
+      leadId,
+    });
+    expect(await receiveInbound({ prisma, recorder }, { leadId, body: 'STOP' })).toMatchObject({
+      kind: 'recorded',
+    });
+    expect(await labels(leadId)).toEqual([
+      'message_received',
+      'message_received',
+      'stopped',
+      'opted_out',
+    ]);
+    const body = await prisma.activity.findFirstOrThrow({
+      where: { leadId },
+      orderBy: { id: 'asc' },
+    });
+    expect(body.data).toEqual({ body: 'who is this?' });
+  });
+
+  it('answers lead_not_found for an unknown phone', async () => {
+    expect(
+      await receiveInbound({ prisma, recorder }, { phone: '+14155550000', body: 'x' }),
+    ).toEqual({
+      kind: 'lead_not_found',
+    });
+  });
+
+  it('a status callback records its activity once, and refuses a status of the other channel', async () => {
+    const { leadId, phone } = await lead();
+    const provider = new SimulationProvider({ prisma, sms: 'delivered' });
+    const sent = await provider.sendSms({
+      to: phone,
+      body: 'b',
+      idempotencyKey: `s-${leadId}`,
+      ref: { leadId, step: 2 },
+    });
+    const deps = { prisma, queues, logger };
+    const callback = { providerMessageId: sent.providerMessageId, status: 'failed' };
+    expect((await receiveStatusCallback(deps, callback)).kind).toBe('recorded');
+    expect(await receiveStatusCallback(deps, callback)).toEqual({ kind: 'unchanged' });
+    expect(
+      await receiveStatusCallback(deps, {
+        providerMessageId: sent.providerMessageId,
+        status: 'voicemail',
+      }),
+    ).toEqual({ kind: 'invalid_status' });
+    expect(
+      await receiveStatusCallback(deps, { providerMessageId: 'pmsg_nope', status: 'failed' }),
+    ).toEqual({
+      kind: 'message_not_found',
+    });
+    expect(await labels(leadId)).toEqual(['message_failed']);
+    const activity = await prisma.activity.findFirstOrThrow({ where: { leadId } });
+    expect(activity.data).toMatchObject({ step: 2, provider_message_id: sent.providerMessageId });
+    expect(
+      (await prisma.providerMessage.findUniqueOrThrow({ where: { id: sent.providerMessageId } }))
+        .status,
+    ).toBe('failed');
+  });
+});

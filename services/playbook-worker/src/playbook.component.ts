@@ -1,0 +1,234 @@
+import { ActivityRecorder } from '@leadhook/activities';
+import { createPrisma, type PrismaClient } from '@leadhook/db';
+import { type MessagingProvider, SimulationProvider } from '@leadhook/providers';
+import { workerConnection } from '@leadhook/queue';
+import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
+import { DelayedError, type Job, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { Counter, Histogram } from 'prom-client';
+import { enrollLead } from './enrollment.job.js';
+import type { PlaybookDeps } from './playbook.deps.js';
+import { reconcileOnce } from './reconciler.js';
+import { runStep, type StepPayload } from './step.job.js';
+
+export interface PlaybookComponentOptions {
+  /** The clock of every scheduling decision; tests inject a fixed instant. */
+  now?: () => Date;
+  /** Builds the provider; default the simulation with the configured outcomes. */
+  provider?: (prisma: PrismaClient) => MessagingProvider;
+  /** How often the reconciler looks for due plays (ms). Default 5000. */
+  reconcileIntervalMs?: number;
+  /** Jobs each BullMQ worker runs at once. Default 5. */
+  concurrency?: number;
+  /** Called once the component has started (tests reach the deps through it). */
+  onStarted?: (handle: PlaybookHandle) => void;
+}
+
+/** What a running component exposes: the deps its jobs use. */
+export interface PlaybookHandle {
+  deps: PlaybookDeps;
+  recorder: ActivityRecorder;
+  reconcileNow(): Promise<number>;
+}
+
+/**
+ * The playbook worker's own work as a worker-runtime component: a BullMQ worker
+ * on `enrollment`, one on `playbook-step`, and the reconciler. stop() closes the
+ * BullMQ workers, which finish their current jobs (or, past the shutdown timeout,
+ * leave them to BullMQ's stalled-job check to hand to another process).
+ */
+export function playbookComponent(options: PlaybookComponentOptions = {}): WorkerComponent {
+  let prisma: PrismaClient | undefined;
+  let workers: Worker[] = [];
+  const clients: Redis[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let round: Promise<unknown> | undefined;
+  let stopped = false;
+  let cancelPending: (() => void) | undefined;
+  let closeTimeoutMs = 10_000;
+
+  return {
+    name: 'playbook',
+    async start(ctx: WorkerContext) {
+      const { config, logger, metrics, queues } = ctx;
+      closeTimeoutMs = config.shutdownTimeoutMs;
+      prisma = createPrisma({ databaseUrl: config.databaseUrl });
+      const db = prisma;
+      // Connect now: a client still initialising when stop() disconnects it keeps
+      // the process alive.
+      await db.$connect();
+      const deps: PlaybookDeps = {
+        prisma: db,
+        queues,
+        logger,
+        contactHours: config.contactHours,
+        now: options.now ?? (() => new Date()),
+        provider:
+          options.provider?.(db) ??
+          new SimulationProvider({
+            prisma: db,
+            sms: config.providerSimulationSmsOutcome,
+            call: config.providerSimulationCallOutcome,
+          }),
+      };
+      const steps = new Counter({
+        name: 'leadhook_playbook_steps_total',
+        help: 'Playbook step jobs, by step type and result (a provider status, deferred, not_due or skipped)',
+        labelNames: ['type', 'result'] as const,
+        registers: [metrics.registry],
+      });
+      const lag = new Histogram({
+        name: 'leadhook_playbook_step_lag_seconds',
+        help: 'Time from a step being due to it running',
+        buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+        registers: [metrics.registry],
+      });
+      const enrollments = new Counter({
+        name: 'leadhook_playbook_enrollments_total',
+        help: 'Enrollment jobs, by result',
+        labelNames: ['result'] as const,
+        registers: [metrics.registry],
+      });
+      // A client per BullMQ worker, built from workerConnection's options (waits for
+      // Redis instead of failing): passing the options object itself does not
+      // type-check, as ioredis 6 allows a null retryStrategy and BullMQ's type not.
+      const connect = () => {
+        const redis = new Redis(workerConnection(config.redisUrl));
+        redis.on('error', () => {
+          // Reported by the workers' own 'error' events and /readyz.
+        });
+        clients.push(redis);
+        return redis;
+      };
+      const common = {
+        prefix: config.queuePrefix,
+        concurrency: options.concurrency ?? 5,
+      };
+
+      // BullMQ workers are created once Redis answers: a Worker that has never
+      // reached Redis cannot be closed (its close() waits for the connection), and
+      // a process must stop cleanly even when Redis never came up.
+      const createWorkers = () => {
+        const enrollmentWorker = new Worker<{ lead_id: string }>(
+          'enrollment',
+          async (job) => {
+            const started = Date.now();
+            const result = await enrollLead(deps, job.data.lead_id);
+            enrollments.inc({ result: result.kind });
+            logger.info(
+              {
+                lead_id: job.data.lead_id,
+                ...(result.kind === 'enrolled' || result.kind === 'already_enrolled'
+                  ? { enrollment_id: result.enrollmentId }
+                  : {}),
+                result: result.kind,
+                duration_ms: Date.now() - started,
+              },
+              'enrollment job',
+            );
+          },
+          { ...common, connection: connect() },
+        );
+
+        const stepWorker = new Worker<StepPayload>(
+          'playbook-step',
+          async (job: Job<StepPayload>, token?: string) => {
+            const started = Date.now();
+            const result = await runStep(deps, job.data);
+            const fields = {
+              enrollment_id: job.data.enrollment_id,
+              step: job.data.step,
+              result: result.kind,
+              duration_ms: Date.now() - started,
+            };
+            if (result.kind === 'ran') {
+              steps.inc({ type: result.type, result: result.status });
+              lag.observe(result.lagSeconds);
+              logger.info(
+                { ...fields, lead_id: result.leadId, status: result.status },
+                'playbook step',
+              );
+              return;
+            }
+            steps.inc({ type: 'unknown', result: result.kind });
+            logger.info(
+              result.kind === 'skipped' ? { ...fields, reason: result.reason } : fields,
+              'playbook step',
+            );
+            if ((result.kind === 'deferred' || result.kind === 'not_due') && token) {
+              // The same job waits for the new due time (its id stays the one the
+              // reconciler would add): BullMQ's "move to delayed" pattern.
+              const at = result.kind === 'deferred' ? result.until : result.dueAt;
+              const delayMs = Math.max(0, at.getTime() - deps.now().getTime());
+              await job.moveToDelayed(Date.now() + delayMs, token);
+              throw new DelayedError();
+            }
+          },
+          { ...common, connection: connect() },
+        );
+
+        for (const worker of [enrollmentWorker, stepWorker]) {
+          worker.on('failed', (job, err) => {
+            logger.error({ err, job_id: job?.id, queue: worker.name }, 'job failed');
+          });
+          worker.on('error', (err) => {
+            logger.warn({ err, queue: worker.name }, 'queue worker error');
+          });
+        }
+        workers = [enrollmentWorker, stepWorker];
+      };
+      if (ctx.redis.status === 'ready') {
+        createWorkers();
+      } else {
+        const onReady = () => {
+          if (!stopped && workers.length === 0) createWorkers();
+        };
+        ctx.redis.once('ready', onReady);
+        cancelPending = () => ctx.redis.off('ready', onReady);
+      }
+
+      const intervalMs = options.reconcileIntervalMs ?? 5000;
+      const reconcileNow = () => reconcileOnce(deps, { horizonMs: intervalMs });
+      const loop = () => {
+        if (stopped) return;
+        timer = setTimeout(() => {
+          round = reconcileNow()
+            .then((count) => {
+              if (count > 0) logger.info({ count }, 'reconciler enqueued steps');
+            })
+            .catch((err: unknown) => logger.warn({ err }, 'reconciler round failed; retrying'))
+            .finally(loop);
+        }, intervalMs);
+        timer.unref();
+      };
+      loop();
+      options.onStarted?.({
+        deps,
+        recorder: new ActivityRecorder({ prisma: db, queues, logger }),
+        reconcileNow,
+      });
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await round;
+      cancelPending?.();
+      // close() finishes the current jobs. With Redis gone it may wait for Redis
+      // forever: past the shutdown timeout the connections are dropped, and the
+      // unfinished jobs' locks expire so BullMQ hands them to another process.
+      let closeTimer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(workers.map((w) => w.close())),
+        new Promise((resolve) => {
+          closeTimer = setTimeout(resolve, closeTimeoutMs);
+          closeTimer.unref();
+        }),
+      ]);
+      clearTimeout(closeTimer);
+      workers = [];
+      for (const client of clients.splice(0)) client.disconnect();
+      await prisma?.$disconnect();
+      prisma = undefined;
+    },
+  };
+}

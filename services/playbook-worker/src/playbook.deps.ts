@@ -1,0 +1,44 @@
+import type { ContactHours } from '@leadhook/config';
+import type { PrismaClient } from '@leadhook/db';
+import type { Logger } from '@leadhook/observability';
+import type { MessagingProvider } from '@leadhook/providers';
+import type { QueueSet } from '@leadhook/queue';
+
+/** What the enrollment and step jobs and the reconciler work with. */
+export interface PlaybookDeps {
+  prisma: PrismaClient;
+  queues: QueueSet;
+  logger: Logger;
+  provider: MessagingProvider;
+  /** CONTACT_HOURS: the default local window, narrowed by state rules. */
+  contactHours: ContactHours;
+  /** The clock every scheduling decision reads (tests inject a fixed instant). */
+  now: () => Date;
+}
+
+/**
+ * How early a step may run relative to next_run_at: a delayed job fires on Redis's
+ * clock, the row was written on this process's clock.
+ */
+export const DUE_TOLERANCE_MS = 250;
+
+/** An interactive transaction may hold a provider call: give it room. */
+export const STEP_TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
+
+/** Enqueues a step's job for its due time; a failure is left to the reconciler. */
+export function scheduleStep(
+  deps: PlaybookDeps,
+  enrollmentId: string,
+  step: number,
+  dueAt: Date,
+): void {
+  const delayMs = Math.max(0, dueAt.getTime() - deps.now().getTime());
+  deps.queues
+    .enqueue('playbook-step', { enrollment_id: enrollmentId, step }, delayMs)
+    .catch((err: unknown) => {
+      deps.logger.warn(
+        { err, enrollment_id: enrollmentId, step },
+        'step enqueue failed; the reconciler will enqueue it',
+      );
+    });
+}
