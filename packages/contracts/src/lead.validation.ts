@@ -27,11 +27,12 @@ export interface LeadFieldError {
   message: string;
 }
 
-/** NUL, or a UTF-16 surrogate without its pair. */
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** A UTF-16 surrogate without its pair. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** NUL, or an unpaired surrogate: text PostgreSQL cannot store. */
 function unstorable(text: string): boolean {
-  return UNSTORABLE.test(text);
+  return text.includes('\u0000') || LONE_SURROGATE.test(text);
 }
 
 export type CanonicalFieldName = (typeof CANONICAL_FIELDS)[number];
