@@ -92,23 +92,27 @@ describe('playbook-worker', () => {
   });
 
   it('runs the outbox relay: an open row is enqueued and its age is exported', async () => {
+    // An activity row: this worker relays it but does not consume it (the webhook
+    // worker does), so the row stays open and its age shows in the gauge.
     const { http, prefix } = await startWorker();
-    const leadId = `lead_${randomBytes(6).toString('hex')}`;
+    const activityId = `act_${randomBytes(6).toString('hex')}`;
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     try {
       await client.query(
         `INSERT INTO outbox (topic, payload, created_at, next_relay_at)
-         VALUES ('enrollment', $1, now() - interval '90 seconds', now())`,
-        [{ lead_id: leadId }],
+         VALUES ('activity', $1, now() - interval '90 seconds', now())`,
+        [{ activity_id: activityId }],
       );
     } finally {
       await client.end();
     }
-    const queue = new Queue('enrollment', { connection: { url: REDIS_URL }, prefix });
+    const queue = new Queue('activity', { connection: { url: REDIS_URL }, prefix });
     try {
-      const job = await waitFor(async () => (await queue.getJob(`enroll-${leadId}`)) ?? undefined);
-      expect(job.data).toEqual({ lead_id: leadId });
+      const job = await waitFor(
+        async () => (await queue.getJob(`activity-${activityId}`)) ?? undefined,
+      );
+      expect(job.data).toEqual({ activity_id: activityId });
       const metrics = await http.get('/metrics');
       const age = /^leadhook_outbox_oldest_open_seconds\{[^}]*\} (\S+)$/m.exec(metrics.text);
       expect(Number(age?.[1])).toBeGreaterThanOrEqual(90);
