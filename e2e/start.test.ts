@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { ROOT, SERVICES, serviceMain } from './paths.js';
+import { ensureBuilt, freePort, ROOT, waitFor } from './support.js';
 
 /**
  * `pnpm start` for real: the built supervisor runs the four built services, each
@@ -11,39 +9,10 @@ import { ROOT, SERVICES, serviceMain } from './paths.js';
  * with exit 0. (`pnpm test` builds first; run alone, this builds what is missing.)
  */
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 let db: TestDatabase;
 
 beforeAll(async () => {
-  const built = [join(ROOT, 'scripts', 'dist', 'start.js'), ...SERVICES.map(serviceMain)];
-  if (!built.every((file) => existsSync(file))) {
-    const result = spawnSync('npx', ['tsc', '-b', 'tsconfig.build.json'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}${result.stderr}`);
-  }
+  ensureBuilt();
   db = await createTestDatabase();
 }, 240_000);
 

@@ -1,0 +1,158 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { ensureBuilt, ROOT, type Service, startService, waitFor } from './support.js';
+
+/**
+ * A lead from a seller's POST to its outcome, through the real processes of
+ * `pnpm start`: an account from the CLI, a playbook and a source from the
+ * management API, the lead through intake, the playbook worker's steps
+ * (simulation provider, contact window open all day), and the timeline read back
+ * from the API.
+ */
+
+let db: TestDatabase;
+let service: Service;
+let api: (path: string, init?: { method?: string; body?: unknown }) => Promise<Response>;
+let postUrl: string;
+
+const LEAD = {
+  first_name: 'Jane',
+  last_name: 'Doe',
+  email: 'jane.doe@example.com',
+  current_insurance_carrier: 'Acme Mutual',
+  current_insurance_coverage: '100/300/100',
+  current_residence_address: '1 Market St',
+  current_residence_city: 'San Francisco',
+  // California has no contact rule of its own: CONTACT_HOURS alone applies.
+  current_residence_state: 'CA',
+  current_residence_zip: '94105',
+  date_of_birth: '1985-04-12',
+  gender: 'female',
+  marital_status: 'single',
+  credit_rating: 'good',
+  tcpa_opt_in_token: 'tok-e2e',
+  tcpa_opt_in_url: 'https://quotes.example.com/consent',
+};
+
+interface LeadDetail {
+  outcome: string | null;
+  opted_out: boolean;
+  activities: Array<{ activity_label: string; data: Record<string, unknown> }>;
+}
+
+async function lead(id: string): Promise<LeadDetail> {
+  return (await (await api(`/leads/${id}`)).json()) as LeadDetail;
+}
+
+const labels = (detail: LeadDetail) => detail.activities.map((a) => a.activity_label);
+
+beforeAll(async () => {
+  ensureBuilt();
+  db = await createTestDatabase();
+  service = await startService({
+    DATABASE_URL: db.url,
+    QUEUE_PREFIX: `e2e-${process.pid}`,
+    CONTACT_HOURS: '00:00-24:00',
+    LOG_LEVEL: 'warn',
+  });
+  const created = spawnSync(
+    process.execPath,
+    [join(ROOT, 'scripts', 'dist', 'leadhook.js'), 'account', 'create', 'E2E'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: db.url },
+    },
+  );
+  const { api_key: apiKey } = JSON.parse(created.stdout) as { api_key: string };
+  api = (path, init = {}) =>
+    fetch(`http://127.0.0.1:${service.ports.API_PORT}/api/v1${path}`, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+  const playbook = (await (
+    await api('/playbooks', {
+      method: 'POST',
+      body: {
+        name: 'Three touches',
+        steps: [
+          { type: 'sms', delay_seconds: 0, template: 'Hi {{first_name}}, your quote is ready.' },
+          { type: 'sms', delay_seconds: 1, template: 'Still there, {{first_name}}?' },
+          { type: 'call', delay_seconds: 1 },
+        ],
+      },
+    })
+  ).json()) as { id: string };
+  const source = (await (
+    await api('/marketing_sources', {
+      method: 'POST',
+      body: { name: 'Vendor A', source_type: 'vendor', playbook_id: playbook.id },
+    })
+  ).json()) as { post_url: string };
+  postUrl = source.post_url;
+}, 240_000);
+
+afterAll(async () => {
+  if (service) {
+    service.process.kill('SIGTERM');
+    await service.exited;
+  }
+  await db?.drop();
+});
+
+async function submit(phone: string): Promise<string> {
+  const response = await fetch(postUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...LEAD, phone }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { lead_id: string }).lead_id;
+}
+
+describe('a lead from intake to its outcome', () => {
+  it('is worked step by step and ends unreachable when it never replies', async () => {
+    const leadId = await submit('(415) 555-0142');
+    const done = await waitFor(async () => {
+      const detail = await lead(leadId);
+      return detail.outcome === 'unreachable' ? detail : undefined;
+    });
+    expect(labels(done)).toEqual([
+      'started',
+      'first_message_sent',
+      'message_delivered',
+      'message_sent',
+      'message_delivered',
+      'call_attempted',
+      'voicemail_left',
+      'completed',
+      'unreachable',
+    ]);
+  }, 60_000);
+
+  it('stops at once on a STOP reply: opted out, and no later step runs', async () => {
+    const leadId = await submit('(415) 555-0143');
+    await waitFor(async () =>
+      labels(await lead(leadId)).includes('first_message_sent') ? true : undefined,
+    );
+    const reply = await api(`/leads/${leadId}/activities`, {
+      method: 'POST',
+      body: {
+        activity_type: 'event',
+        activity_label: 'message_received',
+        data: { body: ' Stop ' },
+      },
+    });
+    expect(reply.status).toBe(201);
+    const stopped = await lead(leadId);
+    expect(stopped).toMatchObject({ outcome: 'opted_out', opted_out: true });
+    // The second SMS was due 1 s after the first; give it time to (not) happen.
+    await new Promise((r) => setTimeout(r, 2500));
+    const after = labels(await lead(leadId));
+    expect(after).not.toContain('message_sent');
+    expect(after).not.toContain('call_attempted');
+    expect(after.slice(-3)).toEqual(['message_received', 'stopped', 'opted_out']);
+  }, 60_000);
+});
