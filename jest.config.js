@@ -4,7 +4,13 @@
 /** @type {import('jest').Config} */
 export default {
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/scripts', '<rootDir>/infra'],
+  roots: [
+    '<rootDir>/packages',
+    '<rootDir>/services',
+    '<rootDir>/scripts',
+    '<rootDir>/infra',
+    '<rootDir>/e2e',
+  ],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   extensionsToTreatAsEsm: ['.ts'],
