@@ -38,3 +38,5 @@ export type {
   NormalizedLead,
 } from './lead.validation.js';
 export { createLeadValidator } from './lead.validation.js';
+export type { WebhookPayload } from './webhook-payload.schema.js';
+export { webhookPayloadSchema } from './webhook-payload.schema.js';

@@ -28,12 +28,24 @@ export const QUEUES = {
     jobId: (payload: { enrollment_id: string; step: number }) =>
       `step-${payload.enrollment_id}-${payload.step}`,
   },
+  /**
+   * Try a webhook delivery (its attempt number `attempt` = the row's
+   * attempt_count when enqueued). Only the head of a (subscription, lead) chain
+   * is enqueued; each retry is a new delayed job with the next attempt number.
+   * The webhook worker's reconciler re-enqueues what PostgreSQL says is due.
+   */
+  delivery: {
+    name: 'delivery',
+    jobId: (payload: { delivery_id: string; attempt: number }) =>
+      `delivery-${payload.delivery_id}-${payload.attempt}`,
+  },
 } as const;
 
 export interface JobPayloads {
   enrollment: { lead_id: string };
   activity: { activity_id: string };
   'playbook-step': { enrollment_id: string; step: number };
+  delivery: { delivery_id: string; attempt: number };
 }
 
 export type Topic = keyof JobPayloads;

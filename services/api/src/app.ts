@@ -12,18 +12,30 @@ import express, { type Express, type RequestHandler, Router } from 'express';
 import { accountRoutes } from './account.routes.js';
 import { activitiesRoutes } from './activities.routes.js';
 import { requireApiKey } from './auth.middleware.js';
+import { deliveriesRoutes } from './deliveries.routes.js';
 import { ApiError, errorHandler, routeNotFound } from './errors.js';
 import { leadsRoutes } from './leads.routes.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { playbooksRoutes } from './playbooks.routes.js';
 import { sourcesRoutes } from './sources.routes.js';
+import { subscriptionsRoutes } from './subscriptions.routes.js';
 
 export interface ApiOptions {
   /** PUBLIC_BASE_URL: the base of every post_url. */
   publicBaseUrl: string;
   /** Where the intake server answers, for OpenAPI; defaults to publicBaseUrl. */
   intakeBaseUrl?: string;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_TARGETS: subscription URLs may name private and loopback
+   * hosts, and the test delivery may reach them (development, tests). Default
+   * false: fail closed.
+   */
+  webhookAllowPrivateTargets?: boolean;
+  /** WEBHOOK_TIMEOUT_MS: the test delivery's timeout, as a real delivery's. Default 15000. */
+  webhookTimeoutMs?: number;
 }
+
+const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000;
 
 export interface ApiDeps {
   prisma: PrismaClient;
@@ -81,6 +93,14 @@ export function apiRouter(deps: ApiDeps): Router {
   router.use(accountRoutes(deps.prisma));
   router.use(playbooksRoutes(deps.prisma));
   router.use(sourcesRoutes({ prisma: deps.prisma, publicBaseUrl }));
+  router.use(
+    subscriptionsRoutes({
+      prisma: deps.prisma,
+      allowPrivateTargets: deps.options.webhookAllowPrivateTargets ?? false,
+      timeoutMs: deps.options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+    }),
+  );
+  router.use(deliveriesRoutes(deps.prisma));
   router.use(leadsRoutes(deps.prisma));
   router.use(
     activitiesRoutes({

@@ -25,7 +25,11 @@ const app = createApp({
   logger,
   metrics,
   queues,
-  options: { publicBaseUrl: config.publicBaseUrl },
+  options: {
+    publicBaseUrl: config.publicBaseUrl,
+    webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
+    webhookTimeoutMs: config.webhookTimeoutMs,
+  },
   readinessChecks: { redis: () => queues.redis.ping() },
 });
 const server = createServer(app);

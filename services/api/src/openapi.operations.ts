@@ -1,5 +1,6 @@
-import { leadSourceFilterSchema } from '@leadhook/contracts';
+import { leadSourceFilterSchema, sourceStatsQuerySchema } from '@leadhook/contracts';
 import type { SchemaName } from './openapi.js';
+import { SUBSCRIPTION_OPERATIONS } from './openapi.subscriptions.js';
 
 /**
  * The operations the OpenAPI document describes. Written apart from the Express
@@ -17,7 +18,15 @@ export interface Operation {
   summary: string;
   /** Longer prose, when the summary is not enough (e.g. a response shape's rules). */
   description?: string;
-  tag: 'Account' | 'Playbooks' | 'Marketing sources' | 'Leads' | 'Activities' | 'Meta';
+  tag:
+    | 'Account'
+    | 'Playbooks'
+    | 'Marketing sources'
+    | 'Leads'
+    | 'Activities'
+    | 'Subscriptions'
+    | 'Deliveries'
+    | 'Meta';
   body?: SchemaName;
   /** Success status and its schema (none for 204). */
   success: { status: 200 | 201 | 204; schema?: SchemaName; description: string };
@@ -27,7 +36,10 @@ export interface Operation {
   public?: true;
   /** Extra error statuses besides 401 (and 404 for paths with {id}, 400/422 for bodies). */
   conflicts?: { status: 409; description: string };
-  /** The 422 description, when the operation has checks beyond the body schema. */
+  /**
+   * The 422 description, when the operation has checks beyond the body schema; it
+   * also documents a 422 for an operation without a body (query checks).
+   */
   invalid?: string;
 }
 
@@ -101,6 +113,22 @@ export const OPERATIONS: readonly Operation[] = [
   },
   {
     method: 'get',
+    path: '/marketing_sources/{id}/stats',
+    operationId: 'getMarketingSourceStats',
+    summary: 'Source performance: accepted, duplicate, rejected by reason, and outcomes reached',
+    description:
+      "Counts over a range of UTC days (default: the last 30, today included; at most 366). Submissions count by when they arrived; `outcomes` counts the source's leads by when their outcome occurred and lists every outcome label of the catalog (0 when none). `by_day` has one entry per day of the range, zeros included.",
+    tag: 'Marketing sources',
+    filters: {
+      from: sourceStatsQuerySchema.properties.from,
+      to: sourceStatsQuerySchema.properties.to,
+    },
+    success: { status: 200, schema: 'SourceStats', description: "The source's performance." },
+    invalid:
+      'validation_failed: from or to is not a real date or date-time (code invalid), from is after to (field from, code invalid), or the range is over 366 days (field from, code too_long).',
+  },
+  {
+    method: 'get',
     path: '/leads',
     operationId: 'listLeads',
     summary: "List the account's leads, newest first",
@@ -154,6 +182,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'Activities',
     success: { status: 200, schema: 'ActivityCatalog', description: 'The activity catalog.' },
   },
+  ...SUBSCRIPTION_OPERATIONS,
 ];
 
 /** The five operations of a resource collection. */

@@ -7,12 +7,15 @@ import {
   marketingSourceCreateSchema,
   playbookCreateSchema,
   playbookSchema,
+  subscriptionCreateSchema,
+  subscriptionSchema,
+  subscriptionWithSecretSchema,
 } from '@leadhook/contracts';
 import { createLogger, createMetrics } from '@leadhook/observability';
 import type { Router } from 'express';
 import supertest from 'supertest';
 import { API_PREFIX, apiRouter } from './app.js';
-import { INTAKE_PATH } from './openapi.js';
+import { buildOpenApiDocument, INTAKE_PATH } from './openapi.js';
 import { type Harness, startHarness } from './testing/harness.js';
 
 let h: Harness;
@@ -109,6 +112,10 @@ describe('OpenAPI coverage', () => {
         'GET /leads',
         'GET /leads/{id}',
         'POST /leads/{id}/activities',
+        'POST /playbooks/{id}/subscriptions',
+        'GET /subscriptions/{id}/deliveries',
+        'POST /deliveries/{id}/redeliver',
+        'POST /subscriptions/{id}/recover',
       ]),
     );
     expect(documentedRoutes().sort()).toEqual(registered);
@@ -188,7 +195,7 @@ describe('the OpenAPI document', () => {
       $ref: '#/components/schemas/ActivityReport',
     });
     expect(Object.keys(post?.responses ?? {}).sort()).toEqual(
-      ['201', '400', '401', '404', '409', '422'].sort(),
+      ['201', '400', '401', '404', '409', '422', '503'].sort(),
     );
     const { schemas } = doc.components;
     expect(schemas.ActivityCreate).toEqual(JSON.parse(JSON.stringify(activityCreateSchema)));
@@ -200,6 +207,45 @@ describe('the OpenAPI document', () => {
     expect(
       doc.paths['/activity_catalog']?.get?.responses['200']?.content?.['application/json']?.schema,
     ).toEqual({ $ref: '#/components/schemas/ActivityCatalog' });
+  });
+
+  it('documents subscriptions and deliveries: secret only where it is answered, the status filter', () => {
+    const ok = (path: string, method: 'get' | 'post' | 'patch') =>
+      doc.paths[path]?.[method]?.responses['200']?.content?.['application/json']?.schema;
+    const created = (path: string) =>
+      doc.paths[path]?.post?.responses['201']?.content?.['application/json']?.schema;
+    const withSecret = { $ref: '#/components/schemas/SubscriptionWithSecret' };
+    const withoutSecret = { $ref: '#/components/schemas/Subscription' };
+    expect(created('/playbooks/{id}/subscriptions')).toEqual(withSecret);
+    expect(created('/subscriptions')).toEqual(withSecret);
+    expect(ok('/subscriptions/{id}/rotate_secret', 'post')).toEqual(withSecret);
+    expect(ok('/subscriptions/{id}', 'get')).toEqual(withoutSecret);
+    expect(ok('/subscriptions/{id}', 'patch')).toEqual(withoutSecret);
+    expect(ok('/deliveries/{id}/redeliver', 'post')).toEqual({
+      $ref: '#/components/schemas/Delivery',
+    });
+    expect(ok('/subscriptions/{id}/test', 'post')).toEqual({
+      $ref: '#/components/schemas/SubscriptionTestResult',
+    });
+    const { schemas } = doc.components;
+    expect(schemas.Subscription).toEqual(JSON.parse(JSON.stringify(subscriptionSchema)));
+    expect(schemas.SubscriptionCreate).toEqual(
+      JSON.parse(JSON.stringify(subscriptionCreateSchema)),
+    );
+    expect(schemas.SubscriptionWithSecret).toEqual(
+      JSON.parse(JSON.stringify(subscriptionWithSecretSchema)),
+    );
+    expect(JSON.stringify(schemas.Subscription)).not.toContain('"secret"');
+    const log = doc.paths['/subscriptions/{id}/deliveries']?.get?.parameters.map(
+      (p) => `${p.in}:${p.name}`,
+    );
+    expect(log).toEqual(['path:id', 'query:limit', 'query:cursor', 'query:status']);
+    expect(
+      doc.paths['/subscriptions/{id}/recover']?.post?.requestBody?.content['application/json']
+        ?.schema,
+    ).toEqual({
+      $ref: '#/components/schemas/SubscriptionRecover',
+    });
   });
 
   it('documents the public intake endpoint on its own server with the lead schema', () => {
@@ -225,5 +271,28 @@ describe('the OpenAPI document', () => {
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)];
     expect(refs.length).toBeGreaterThan(20);
     for (const [, name] of refs) expect(doc.components.schemas).toHaveProperty([name ?? '']);
+  });
+});
+
+/** A value deep inside the document, or undefined. */
+function dig(value: unknown, ...keys: string[]): unknown {
+  return keys.reduce<unknown>(
+    (v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined),
+    value,
+  );
+}
+
+const headerNames = (value: unknown) => Object.keys((dig(value, 'headers') as object) ?? {});
+
+describe('documented response headers', () => {
+  it('declares WWW-Authenticate on 401, Retry-After on 503/429 and Idempotent-Replayed on intake answers', () => {
+    const doc: unknown = buildOpenApiDocument({ intakeBaseUrl: 'http://localhost:3000' });
+    const account = dig(doc, 'paths', '/account', 'get', 'responses');
+    expect(headerNames(dig(account, '401'))).toEqual(['WWW-Authenticate']);
+    expect(headerNames(dig(account, '503'))).toEqual(['Retry-After']);
+    const intake = dig(doc, 'paths', INTAKE_PATH, 'post', 'responses');
+    expect(headerNames(dig(intake, '429'))).toEqual(['Retry-After']);
+    expect(headerNames(dig(intake, '503'))).toEqual(['Retry-After']);
+    expect(headerNames(dig(intake, '201'))).toEqual(['Idempotent-Replayed']);
   });
 });

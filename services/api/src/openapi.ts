@@ -6,6 +6,8 @@ import {
   activityReportSchema,
   activitySchema,
   apiKeyRotationSchema,
+  deliveryListSchema,
+  deliverySchema,
   errorEnvelopeSchema,
   INTAKE_RESPONSES,
   intakeAcceptedSchema,
@@ -24,6 +26,15 @@ import {
   playbookCreateSchema,
   playbookSchema,
   playbookUpdateSchema,
+  sourceStatsSchema,
+  subscriptionCreateSchema,
+  subscriptionListSchema,
+  subscriptionRecoverResultSchema,
+  subscriptionRecoverSchema,
+  subscriptionSchema,
+  subscriptionTestResultSchema,
+  subscriptionUpdateSchema,
+  subscriptionWithSecretSchema,
 } from '@leadhook/contracts';
 import { OPERATIONS, type Operation } from './openapi.operations.js';
 
@@ -50,6 +61,7 @@ const SCHEMAS = {
   MarketingSourceUpdate: marketingSourceUpdateSchema,
   MarketingSourceList: listEnvelopeSchema('MarketingSourceList', marketingSourceSchema),
   IntegrationInstructions: integrationInstructionsSchema,
+  SourceStats: sourceStatsSchema,
   Lead: leadSchema,
   LeadDetail: leadDetailSchema,
   LeadList: leadListSchema,
@@ -57,6 +69,16 @@ const SCHEMAS = {
   Activity: activitySchema,
   ActivityCreate: activityCreateSchema,
   ActivityReport: activityReportSchema,
+  Subscription: subscriptionSchema,
+  SubscriptionWithSecret: subscriptionWithSecretSchema,
+  SubscriptionCreate: subscriptionCreateSchema,
+  SubscriptionUpdate: subscriptionUpdateSchema,
+  SubscriptionList: subscriptionListSchema,
+  SubscriptionTestResult: subscriptionTestResultSchema,
+  SubscriptionRecover: subscriptionRecoverSchema,
+  SubscriptionRecoverResult: subscriptionRecoverResultSchema,
+  Delivery: deliverySchema,
+  DeliveryList: deliveryListSchema,
   // The id is the intake validator's; inside components the name is the reference.
   LeadSubmission: leadSubmission,
   IntakeAccepted: intakeAcceptedSchema,
@@ -69,6 +91,20 @@ export type SchemaName = keyof typeof SCHEMAS;
 const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
 const json = (name: SchemaName) => ({ 'application/json': { schema: ref(name) } });
 const errorResponse = (description: string) => ({ description, content: json('Error') });
+
+const RETRY_AFTER = {
+  'Retry-After': {
+    description: 'Seconds to wait before trying again.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+const IDEMPOTENT_REPLAYED = {
+  'Idempotent-Replayed': {
+    description:
+      'Present (true) when this is the stored answer to an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
 
 function pathParameters(path: string) {
   return [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({
@@ -87,11 +123,20 @@ function operationObject(op: Operation) {
     },
   };
   if (!op.public)
-    responses[401] = errorResponse('unauthorized: missing, wrong or revoked API key.');
+    responses[401] = {
+      ...errorResponse('unauthorized: missing, wrong or revoked API key.'),
+      headers: {
+        'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } },
+      },
+    };
+  responses[503] = {
+    ...errorResponse('service_unavailable: the database cannot be reached; retry.'),
+    headers: RETRY_AFTER,
+  };
   if (op.path.includes('{id}')) responses[404] = errorResponse('not_found: no such object here.');
   if (op.conflicts) responses[op.conflicts.status] = errorResponse(op.conflicts.description);
   if (op.body) responses[400] = errorResponse('malformed_body: the body is not a JSON object.');
-  if (op.body || op.list) {
+  if (op.body || op.list || op.invalid) {
     responses[422] = errorResponse(
       op.invalid ?? 'validation_failed: every problem is listed in details.',
     );
@@ -131,8 +176,15 @@ function intakePath(intakeBaseUrl: string) {
     const key = String(r.status);
     if (key in responses) continue; // the replayed 201 shares the 201 entry
     const cases = INTAKE_RESPONSES.filter((c) => c.status === r.status).map((c) => c.case);
+    const headers =
+      r.status === 429 || r.status === 503
+        ? RETRY_AFTER
+        : [200, 201, 422].includes(r.status)
+          ? IDEMPOTENT_REPLAYED
+          : undefined;
     responses[key] = {
       description: cases.join(' '),
+      ...(headers ? { headers } : {}),
       content: { 'application/json': { schema: ref(r.schema), example: r.example } },
     };
   }
@@ -180,7 +232,7 @@ export function buildOpenApiDocument(options: { intakeBaseUrl: string }) {
       title: 'leadhook management API',
       version: '1.0.0',
       description:
-        'Marketing sources, playbooks, Integration Instructions, leads, activities and the activity catalog. Errors answer {"error":{"code","message","details"}}; lists are cursor-paginated.',
+        'Marketing sources, playbooks, Integration Instructions, leads, activities, the activity catalog, activity subscriptions and their delivery log. Errors answer {"error":{"code","message","details"}}; lists are cursor-paginated.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: '/api/v1' }],

@@ -134,6 +134,20 @@ describe('playbook validation', () => {
     expect(res.body.error.details[0].message).toContain('step 1');
   });
 
+  it.each(['Hi {{first_name', 'Hi {first_name}}', 'Hi {{first_name}} }}'])(
+    'refuses the stray braces of %j',
+    async (template) => {
+      const { api } = await owner();
+      const res = await api
+        .post('/api/v1/playbooks')
+        .send({ name: 'P', steps: [{ type: 'sms', delay_seconds: 0, template }] });
+      expect(res.status).toBe(422);
+      expect(res.body.error.details).toEqual([
+        expect.objectContaining({ field: 'steps[0].template', code: 'invalid_template' }),
+      ]);
+    },
+  );
+
   it('lists every problem of the body, placeholders included', async () => {
     const { api } = await owner();
     const res = await api.post('/api/v1/playbooks').send({

@@ -1,4 +1,8 @@
-import { marketingSourceCreateSchema, marketingSourceUpdateSchema } from '@leadhook/contracts';
+import {
+  marketingSourceCreateSchema,
+  marketingSourceUpdateSchema,
+  sourceStatsQuerySchema,
+} from '@leadhook/contracts';
 import { Router } from 'express';
 import { accountIdOf } from './auth.middleware.js';
 import { notFound, validationFailed } from './errors.js';
@@ -14,10 +18,13 @@ import {
   type SourceWriteResult,
   updateSource,
 } from './sources.service.js';
-import { bodyValidator } from './validation.js';
+import { resolveStatsRange } from './stats.range.js';
+import { sourceStats } from './stats.service.js';
+import { bodyValidator, queryValidator } from './validation.js';
 
 const validateCreate = bodyValidator(marketingSourceCreateSchema);
 const validateUpdate = bodyValidator(marketingSourceUpdateSchema);
+const validateStatsQuery = queryValidator(sourceStatsQuerySchema);
 
 function sourceOf(result: SourceWriteResult) {
   switch (result.kind) {
@@ -67,6 +74,16 @@ export function sourcesRoutes(ctx: SourcesContext): Router {
   router.get('/marketing_sources/:id/integration', async (req, res) => {
     const source = sourceOf(await getSource(ctx, accountIdOf(res), req.params.id));
     res.json(integrationInstructions(source));
+  });
+
+  router.get('/marketing_sources/:id/stats', async (req, res) => {
+    const query = validateStatsQuery(req.query);
+    if (!query.ok) throw validationFailed(query.details);
+    const range = resolveStatsRange(query.value, new Date());
+    if (!range.ok) throw validationFailed(range.details);
+    const result = await sourceStats(ctx.prisma, accountIdOf(res), req.params.id, range.range);
+    if (result.kind === 'not_found') throw notFound('marketing source');
+    res.json(result.stats);
   });
 
   return router;

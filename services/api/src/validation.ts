@@ -1,5 +1,6 @@
 import {
   type FromSchema,
+  hasStrayBraces,
   type JSONSchema,
   TEMPLATE_PLACEHOLDERS,
   unknownPlaceholders,
@@ -29,7 +30,14 @@ const leadTemplate: SchemaValidateFunction = (enabled: boolean, data: unknown) =
     message: `unknown placeholder {{${placeholder}}}`,
     params: { placeholder },
   }));
-  return unknown.length === 0;
+  if (hasStrayBraces(data)) {
+    leadTemplate.errors.push({
+      keyword: 'x-lead-template',
+      message: 'unbalanced braces',
+      params: { stray: true },
+    });
+  }
+  return leadTemplate.errors.length === 0;
 };
 
 function newAjv(coerceTypes: boolean): Ajv {
@@ -51,7 +59,18 @@ const bodyAjv = newAjv(false);
 const queryAjv = newAjv(true);
 
 /** Fields the server sets: sending one is refused with its own code, as Stripe does. */
-const READ_ONLY_FIELDS = new Set(['id', 'post_url', 'created_at', 'updated_at', 'api_key_prefix']);
+const READ_ONLY_FIELDS = new Set([
+  'id',
+  'post_url',
+  'created_at',
+  'updated_at',
+  'api_key_prefix',
+  'secret',
+  'disabled_reason',
+  'disabled_at',
+  'failing_since',
+  'previous_secret_expires_at',
+]);
 
 /** `/steps/2/template` + `name` → `steps[2].template.name`. */
 function fieldPath(instancePath: string, child?: string): string | null {
@@ -109,6 +128,13 @@ function detailOf(error: ErrorObject): ErrorDetail | null {
     case 'x-lead-template': {
       const step = /^\/steps\/(\d+)\//.exec(error.instancePath)?.[1];
       const where = step === undefined ? '' : ` of step ${step}`;
+      if (param(error, 'stray') === true) {
+        return {
+          field: at,
+          code: 'invalid_template',
+          message: `The template${where} has a {{ or }} that does not close a placeholder; write placeholders as {{first_name}}.`,
+        };
+      }
       return {
         field: at,
         code: 'unknown_placeholder',

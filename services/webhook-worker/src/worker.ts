@@ -1,6 +1,7 @@
 import type { Config } from '@leadhook/config';
 import type { Logger } from '@leadhook/observability';
 import { createWorkerRuntime, type WorkerRuntime } from '@leadhook/worker-runtime';
+import { type WebhookComponentOptions, webhookComponent } from './webhook.component.js';
 
 export interface WorkerDeps {
   config: Config;
@@ -8,11 +9,14 @@ export interface WorkerDeps {
   port?: number;
   logger?: Logger;
   relayIntervalMs?: number;
+  /** The clock, jitter, DNS stub and reconciler interval (tests). */
+  webhooks?: WebhookComponentOptions;
 }
 
 /**
- * The webhook-worker process: health, metrics and the outbox relay. Its own jobs
- * (fan-out, signing, delivery and retries (later issues)) plug in here as runtime components.
+ * The webhook-worker process: health, metrics and the outbox relay (the
+ * runtime), plus fan-out, signed delivery with retries, and the delivery
+ * reconciler (the webhooks component).
  */
 export function createWorker(deps: WorkerDeps): WorkerRuntime {
   return createWorkerRuntime({
@@ -21,6 +25,6 @@ export function createWorker(deps: WorkerDeps): WorkerRuntime {
     port: deps.port ?? deps.config.webhookWorkerPort,
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.relayIntervalMs === undefined ? {} : { relayIntervalMs: deps.relayIntervalMs }),
-    components: [],
+    components: [webhookComponent(deps.webhooks)],
   });
 }

@@ -6,3 +6,5 @@ export * from './integration.schema.js';
 export * from './lead.schema.js';
 export * from './marketing-source.schema.js';
 export * from './playbook.schema.js';
+export * from './stats.schema.js';
+export * from './subscription.schema.js';

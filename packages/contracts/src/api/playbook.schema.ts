@@ -89,6 +89,15 @@ export const TEMPLATE_PLACEHOLDERS: readonly string[] = [...LEAD_FIELD_NAMES, 'e
 /** `{{ name }}` occurrences; whitespace inside the braces is allowed. */
 export const TEMPLATE_PLACEHOLDER_PATTERN = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
+/**
+ * True when braces are left over once every `{{name}}` is taken out ("Hi
+ * {{first_name", "{first_name}}"): the SMS would go out with literal braces.
+ */
+export function hasStrayBraces(template: string): boolean {
+  const rest = template.replace(TEMPLATE_PLACEHOLDER_PATTERN, '');
+  return rest.includes('{{') || rest.includes('}}');
+}
+
 /** The placeholders of a template that are not lead fields, in order of appearance. */
 export function unknownPlaceholders(template: string): string[] {
   const unknown: string[] = [];

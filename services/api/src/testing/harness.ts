@@ -5,7 +5,7 @@ import { createLogger, createMetrics } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
 import type { Express } from 'express';
 import supertest from 'supertest';
-import { createApp } from '../app.js';
+import { type ApiOptions, createApp } from '../app.js';
 
 export const PUBLIC_BASE_URL = 'https://leads.example.test';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -20,6 +20,8 @@ export interface Harness {
   newAccount(name?: string): Promise<CreatedAccount>;
   /** supertest requests with the account's bearer key. */
   as(apiKey: string): AuthedAgent;
+  /** Another app on the same database and queues, with other API options (e.g. private targets). */
+  withOptions(options: Partial<ApiOptions>): { as(apiKey: string): AuthedAgent };
   close(): Promise<void>;
 }
 
@@ -27,21 +29,22 @@ type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type AuthedAgent = Record<Verb, (path: string) => supertest.Test>;
 
 /** One fresh database per test file, the real app on it, closed in afterAll. */
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(options: Partial<ApiOptions> = {}): Promise<Harness> {
   const db = await createTestDatabase();
   const prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
   const queues = new QueueSet({
     redisUrl: TEST_REDIS_URL,
     prefix: `test-api-${randomBytes(4).toString('hex')}`,
   });
-  const app = createApp({
-    prisma,
-    logger: createLogger({ service: 'api-test', level: 'silent' }),
-    metrics: createMetrics('api-test'),
-    queues,
-    options: { publicBaseUrl: `${PUBLIC_BASE_URL}/` },
-  });
-  const request = supertest(app);
+  const appWith = (extra: Partial<ApiOptions>) =>
+    createApp({
+      prisma,
+      logger: createLogger({ service: 'api-test', level: 'silent' }),
+      metrics: createMetrics('api-test'),
+      queues,
+      options: { publicBaseUrl: `${PUBLIC_BASE_URL}/`, ...options, ...extra },
+    });
+  const app = appWith({});
   let counter = 0;
   return {
     app,
@@ -49,16 +52,8 @@ export async function startHarness(): Promise<Harness> {
     db,
     queues,
     newAccount: (name) => createAccount(prisma, name ?? `Account ${++counter}`),
-    as: (apiKey) => {
-      const auth = (test: supertest.Test) => test.set('authorization', `Bearer ${apiKey}`);
-      return {
-        get: (path) => auth(request.get(path)),
-        post: (path) => auth(request.post(path)),
-        put: (path) => auth(request.put(path)),
-        patch: (path) => auth(request.patch(path)),
-        delete: (path) => auth(request.delete(path)),
-      };
-    },
+    as: authedAgent(app),
+    withOptions: (extra) => ({ as: authedAgent(appWith(extra)) }),
     close: async () => {
       // The jobs this file enqueued live under its own prefix: remove them.
       await queues.get('activity').obliterate({ force: true });
@@ -66,6 +61,20 @@ export async function startHarness(): Promise<Harness> {
       await prisma.$disconnect();
       await db.drop();
     },
+  };
+}
+
+function authedAgent(app: Express): (apiKey: string) => AuthedAgent {
+  const request = supertest(app);
+  return (apiKey) => {
+    const auth = (test: supertest.Test) => test.set('authorization', `Bearer ${apiKey}`);
+    return {
+      get: (path) => auth(request.get(path)),
+      post: (path) => auth(request.post(path)),
+      put: (path) => auth(request.put(path)),
+      patch: (path) => auth(request.patch(path)),
+      delete: (path) => auth(request.delete(path)),
+    };
   };
 }
 

@@ -1,0 +1,116 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
+/**
+ * `GET /marketing_sources/{id}/stats` (CONTRACT §2, source performance): what a
+ * source sent (accepted, duplicate, rejected by reason) and the outcomes its leads
+ * reached, over a range of UTC days.
+ */
+
+/**
+ * A calendar date (a whole UTC day) or an instant with its offset. The pattern
+ * only admits the shapes; the service refuses impossible dates (2026-02-30).
+ */
+const rangeBoundSchema = (description: string, example: string) =>
+  ({
+    type: 'string',
+    maxLength: 40,
+    pattern:
+      '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:\\d{2}))?$',
+    description,
+    examples: [example],
+  }) as const;
+
+/** Query of the stats: both bounds optional. */
+export const sourceStatsQuerySchema = {
+  type: 'object',
+  properties: {
+    from: rangeBoundSchema(
+      'First day (YYYY-MM-DD, from 00:00 UTC) or instant (ISO 8601 date-time) counted. Default: 29 days before `to`, so the range is 30 UTC days.',
+      '2026-11-01',
+    ),
+    to: rangeBoundSchema(
+      'Last day (YYYY-MM-DD, inclusive: up to 24:00 UTC) or instant (ISO 8601 date-time, inclusive) counted. Default: now. At most 366 days after `from`; not before it.',
+      '2026-11-30',
+    ),
+  },
+} as const;
+
+const countSchema = { type: 'integer', minimum: 0 } as const;
+
+/** One reason of rejected submissions: how many rejected submissions had it. */
+export const rejectionReasonSchema = {
+  type: 'object',
+  required: ['field', 'code', 'count'],
+  properties: {
+    field: { type: 'string', examples: ['phone'] },
+    code: { type: 'string', examples: ['invalid'] },
+    count: countSchema,
+  },
+  additionalProperties: false,
+} as const;
+
+/** One UTC day of the range. */
+export const sourceStatsDaySchema = {
+  type: 'object',
+  required: ['date', 'accepted', 'duplicate', 'rejected', 'outcomes'],
+  properties: {
+    date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', examples: ['2026-11-22'] },
+    accepted: countSchema,
+    duplicate: countSchema,
+    rejected: countSchema,
+    outcomes: {
+      ...countSchema,
+      description: "Outcomes (any label) the source's leads reached that day.",
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export const sourceStatsSchema = {
+  title: 'SourceStats',
+  type: 'object',
+  required: ['accepted', 'duplicate', 'rejected', 'outcomes', 'by_day'],
+  properties: {
+    accepted: {
+      ...countSchema,
+      description: 'Submissions that created a lead, in the range.',
+    },
+    duplicate: {
+      ...countSchema,
+      description: "Submissions of a phone already among the account's recent leads.",
+    },
+    rejected: {
+      type: 'object',
+      required: ['total', 'by_reason'],
+      properties: {
+        total: countSchema,
+        by_reason: {
+          type: 'array',
+          items: rejectionReasonSchema,
+          description:
+            'One entry per (field, code); a submission with several reasons counts once in each. Ordered by count (descending), then field, then code.',
+        },
+      },
+      additionalProperties: false,
+    },
+    outcomes: {
+      type: 'object',
+      additionalProperties: countSchema,
+      description:
+        "Every outcome label of the activity catalog, with the number of this source's leads whose outcome occurred in the range (0 when none).",
+      examples: [{ qualified: 3, not_interested: 1, opted_out: 0 }],
+    },
+    by_day: {
+      type: 'array',
+      items: sourceStatsDaySchema,
+      description:
+        'One entry per UTC day of the range, oldest first, days without activity included (zeros).',
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export type SourceStatsQuery = FromSchema<typeof sourceStatsQuerySchema>;
+export type RejectionReason = FromSchema<typeof rejectionReasonSchema>;
+export type SourceStatsDay = FromSchema<typeof sourceStatsDaySchema>;
+export type SourceStats = FromSchema<typeof sourceStatsSchema>;

@@ -1,0 +1,301 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { ACTIVITY_TYPES } from '../activity-catalog.js';
+import { idSchema, listEnvelopeSchema, listQuerySchema, timestampSchema } from './common.schema.js';
+
+/**
+ * Activity subscriptions and their deliveries as the management API shows them
+ * (CONTRACT §2, §3; Svix's endpoint → message destination → attempt). Which
+ * labels a list may hold is checked against the activity catalog by the API (the
+ * 422 names the unknown label); the schema bounds the shape.
+ */
+
+const nullableTimestamp = { ...timestampSchema, type: ['string', 'null'] } as const;
+
+/** Where deliveries go. Private and loopback targets are refused unless the operator allows them. */
+export const subscriptionUrlSchema = {
+  type: 'string',
+  format: 'uri',
+  maxLength: 2048,
+  // http(s) only; the scheme is case-insensitive.
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+  description:
+    'An http(s) URL. A host that is a literal loopback, private, link-local, metadata or unspecified address, or `localhost`, is refused (422 `private_target`) unless the operator allows private targets; a name resolving to one is refused at delivery time.',
+  examples: ['https://crm.example.com/hooks/leadhook'],
+} as const;
+
+function labelsSchema(kind: 'event' | 'outcome') {
+  return {
+    type: 'array',
+    maxItems: 100,
+    uniqueItems: true,
+    items: { type: 'string', minLength: 1, maxLength: 100 },
+    description: `${kind === 'event' ? 'Event' : 'Outcome'} labels of GET /activity_catalog, \`["*"]\` for every ${kind}, or \`[]\` for none. Events and outcomes together name at least one label.`,
+    examples: kind === 'event' ? [['first_message_sent', 'message_received'], ['*']] : [['*']],
+  } as const;
+}
+
+const eventsSchema = labelsSchema('event');
+const outcomesSchema = labelsSchema('outcome');
+
+const enabledSchema = {
+  type: 'boolean',
+  description:
+    'false stops deliveries. Setting it back to true clears disabled_reason, disabled_at and failing_since.',
+} as const;
+
+/** `POST /playbooks/{id}/subscriptions` and `POST /subscriptions` (account-wide). */
+export const subscriptionCreateSchema = {
+  title: 'SubscriptionCreate',
+  type: 'object',
+  required: ['url'],
+  properties: {
+    url: subscriptionUrlSchema,
+    events: { ...eventsSchema, default: [] },
+    outcomes: { ...outcomesSchema, default: [] },
+    enabled: { ...enabledSchema, default: true },
+  },
+  additionalProperties: false,
+} as const;
+
+/** `PATCH /subscriptions/{id}`: the given fields replace the stored ones. */
+export const subscriptionUpdateSchema = {
+  title: 'SubscriptionUpdate',
+  type: 'object',
+  properties: {
+    url: subscriptionUrlSchema,
+    events: eventsSchema,
+    outcomes: outcomesSchema,
+    enabled: enabledSchema,
+  },
+  additionalProperties: false,
+} as const;
+
+const subscriptionProperties = {
+  id: { ...idSchema, examples: ['sub_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
+  playbook_id: {
+    type: ['string', 'null'],
+    description: 'The playbook whose activities are sent; null for every playbook of the account.',
+    examples: ['pb_01jdq3v3m5a8f0k2x9b7c6d4e1'],
+  },
+  url: { type: 'string' },
+  events: { type: 'array', items: { type: 'string' } },
+  outcomes: { type: 'array', items: { type: 'string' } },
+  enabled: { type: 'boolean' },
+  disabled_reason: {
+    type: ['string', 'null'],
+    readOnly: true,
+    description:
+      'Why the subscription is disabled: `manual` (the account set enabled false), or what the webhook worker saw (a 410 Gone, five days of failures); null while enabled.',
+  },
+  disabled_at: nullableTimestamp,
+  failing_since: {
+    ...nullableTimestamp,
+    description: 'The first failure with no 2xx since; five days of it disables the subscription.',
+  },
+  previous_secret_expires_at: {
+    ...nullableTimestamp,
+    description:
+      'While a rotation is in progress, deliveries are also signed with the previous secret until then.',
+  },
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+} as const;
+
+const subscriptionRequired = [
+  'id',
+  'playbook_id',
+  'url',
+  'events',
+  'outcomes',
+  'enabled',
+  'disabled_reason',
+  'disabled_at',
+  'failing_since',
+  'previous_secret_expires_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** A subscription as reads, lists and updates show it: never its secret. */
+export const subscriptionSchema = {
+  title: 'Subscription',
+  type: 'object',
+  required: subscriptionRequired,
+  properties: subscriptionProperties,
+  additionalProperties: false,
+} as const;
+
+/** What create and rotate_secret answer: the subscription and its signing secret, shown only there. */
+export const subscriptionWithSecretSchema = {
+  title: 'SubscriptionWithSecret',
+  type: 'object',
+  required: [...subscriptionRequired, 'secret'],
+  properties: {
+    ...subscriptionProperties,
+    secret: {
+      type: 'string',
+      pattern: '^whsec_',
+      readOnly: true,
+      description:
+        'The Standard Webhooks signing secret (`whsec_` + base64 key). Shown only in the answers of create and rotate_secret.',
+      examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export const subscriptionListSchema = listEnvelopeSchema('SubscriptionList', subscriptionSchema);
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** One HTTP try of a delivery. */
+export const deliveryAttemptSchema = {
+  title: 'DeliveryAttempt',
+  type: 'object',
+  required: [
+    'id',
+    'attempted_at',
+    'status_code',
+    'duration_ms',
+    'error',
+    'response_body',
+    'next_attempt_at',
+  ],
+  properties: {
+    id: { ...idSchema, examples: ['att_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
+    attempted_at: timestampSchema,
+    status_code: {
+      type: ['integer', 'null'],
+      description: "The subscriber's HTTP status; null when no answer came (timeout, refused).",
+    },
+    duration_ms: { type: 'integer', minimum: 0, description: 'Latency of the try.' },
+    error: { type: ['string', 'null'], description: 'What went wrong, when it did.' },
+    response_body: {
+      type: ['string', 'null'],
+      description: "The start of the subscriber's answer.",
+    },
+    next_attempt_at: {
+      ...nullableTimestamp,
+      description:
+        'When the try after this one happened or is due; null when this try was the last.',
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+/** One activity sent to one subscription (Svix: message destination), with its tries, oldest first. */
+export const deliverySchema = {
+  title: 'Delivery',
+  type: 'object',
+  required: [
+    'id',
+    'subscription_id',
+    'activity_id',
+    'activity_type',
+    'activity_label',
+    'lead_id',
+    'status',
+    'attempt_count',
+    'next_attempt_at',
+    'created_at',
+    'updated_at',
+    'attempts',
+  ],
+  properties: {
+    id: { ...idSchema, examples: ['dlv_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
+    subscription_id: idSchema,
+    activity_id: {
+      ...idSchema,
+      description: 'The activity sent: also the `webhook-id` header of every try.',
+      examples: ['act_01jdq3v3m5a8f0k2x9b7c6d4e1'],
+    },
+    activity_type: { type: 'string', enum: ACTIVITY_TYPES },
+    activity_label: { type: 'string', examples: ['first_message_sent'] },
+    lead_id: idSchema,
+    status: { type: 'string', enum: DELIVERY_STATUSES },
+    attempt_count: { type: 'integer', minimum: 0 },
+    next_attempt_at: {
+      ...nullableTimestamp,
+      description: 'When the next try is due while pending; null once succeeded or failed.',
+    },
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+    attempts: { type: 'array', items: deliveryAttemptSchema },
+  },
+  additionalProperties: false,
+} as const;
+
+export const deliveryListSchema = listEnvelopeSchema('DeliveryList', deliverySchema);
+
+export const deliveryStatusFilterSchema = {
+  type: 'string',
+  enum: DELIVERY_STATUSES,
+  description: 'Only the deliveries in this status.',
+} as const;
+
+/** Query of `GET /subscriptions/{id}/deliveries`. */
+export const deliveryListQuerySchema = {
+  type: 'object',
+  properties: { ...listQuerySchema.properties, status: deliveryStatusFilterSchema },
+} as const;
+
+/** `POST /subscriptions/{id}/test`: what the subscriber answered to a signed test delivery. */
+export const subscriptionTestResultSchema = {
+  title: 'SubscriptionTestResult',
+  type: 'object',
+  required: ['ok', 'status_code', 'latency_ms', 'error', 'response_body'],
+  properties: {
+    ok: { type: 'boolean', description: 'A 2xx within the timeout.' },
+    status_code: { type: ['integer', 'null'], description: 'null when no answer came.' },
+    latency_ms: { type: 'integer', minimum: 0 },
+    error: { type: ['string', 'null'] },
+    response_body: {
+      type: ['string', 'null'],
+      description: "The start of the subscriber's answer.",
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+/** `POST /subscriptions/{id}/recover`. */
+export const subscriptionRecoverSchema = {
+  title: 'SubscriptionRecover',
+  type: 'object',
+  required: ['since'],
+  properties: {
+    since: {
+      type: 'string',
+      format: 'date-time',
+      description: 'Every failed delivery created at or after this instant is sent again.',
+      examples: ['2026-11-20T00:00:00Z'],
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export const subscriptionRecoverResultSchema = {
+  title: 'SubscriptionRecoverResult',
+  type: 'object',
+  required: ['recovered'],
+  properties: {
+    recovered: {
+      type: 'integer',
+      minimum: 0,
+      description: 'How many failed deliveries were set to be sent again.',
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export type SubscriptionCreate = FromSchema<typeof subscriptionCreateSchema>;
+export type SubscriptionUpdate = FromSchema<typeof subscriptionUpdateSchema>;
+export type Subscription = FromSchema<typeof subscriptionSchema>;
+export type SubscriptionWithSecret = FromSchema<typeof subscriptionWithSecretSchema>;
+export type SubscriptionList = FromSchema<typeof subscriptionListSchema>;
+export type DeliveryAttempt = FromSchema<typeof deliveryAttemptSchema>;
+export type Delivery = FromSchema<typeof deliverySchema>;
+export type DeliveryList = FromSchema<typeof deliveryListSchema>;
+export type SubscriptionTestResult = FromSchema<typeof subscriptionTestResultSchema>;
+export type SubscriptionRecover = FromSchema<typeof subscriptionRecoverSchema>;
+export type SubscriptionRecoverResult = FromSchema<typeof subscriptionRecoverResultSchema>;

@@ -1,0 +1,345 @@
+import { OUTCOME_LABELS, sourceStatsSchema } from '@leadhook/contracts';
+import { newId, type PrismaClient } from '@leadhook/db';
+import supertest from 'supertest';
+import { type Harness, playbookBody, sourceBody, startHarness } from './testing/harness.js';
+import { createLead, type LeadOwner } from './testing/leads.factory.js';
+import { bodyValidator } from './validation.js';
+
+const isStats = bodyValidator(sourceStatsSchema);
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+// ---- factories: rows as intake and the activity recorder store them ----
+
+type Reason = { field: string; code: string };
+
+async function submission(
+  prisma: PrismaClient,
+  owner: LeadOwner,
+  result: 'accepted' | 'duplicate' | 'rejected',
+  at: string,
+  errors: Reason[] = [],
+): Promise<void> {
+  await prisma.submission.create({
+    data: {
+      id: newId('submission'),
+      accountId: owner.accountId,
+      sourceId: owner.sourceId,
+      result,
+      ...(result === 'rejected' ? { errors } : {}),
+      createdAt: new Date(at),
+    },
+  });
+}
+
+/**
+ * A lead of the source that reached `label` at `at`. Its accepted submission is
+ * dated `receivedAt`, which tests keep outside the range they ask for.
+ */
+async function outcome(
+  prisma: PrismaClient,
+  owner: LeadOwner,
+  label: string,
+  at: string,
+  receivedAt = '2020-01-01T00:00:00.000Z',
+): Promise<void> {
+  const leadId = await createLead(prisma, owner, { receivedAt: new Date(receivedAt) });
+  await prisma.activity.create({
+    data: {
+      id: newId('activity'),
+      accountId: owner.accountId,
+      leadId,
+      activityType: 'outcome',
+      activityLabel: label,
+      note: `Outcome: ${label}.`,
+      occurredAt: new Date(at),
+    },
+  });
+}
+
+/** An account with a playbook and one source, through the API. */
+async function owner() {
+  const { api_key, account_id } = await h.newAccount();
+  const api = h.as(api_key);
+  const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
+  const newSource = async (): Promise<LeadOwner> => {
+    const res = await api.post('/api/v1/marketing_sources').send(sourceBody(playbookId));
+    expect(res.status).toBe(201);
+    return { accountId: account_id, playbookId, sourceId: res.body.id };
+  };
+  return { api, source: await newSource(), newSource };
+}
+
+const zeroOutcomes = () => Object.fromEntries(OUTCOME_LABELS.map((l) => [l, 0]));
+const zeroDay = (date: string) => ({ date, accepted: 0, duplicate: 0, rejected: 0, outcomes: 0 });
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+
+describe('GET /marketing_sources/{id}/stats', () => {
+  it('counts a week exactly: results, reasons in order, outcomes by label, every day', async () => {
+    const { api, source, newSource } = await owner();
+    const p = h.prisma;
+    // Just outside the range, on both sides: never counted.
+    await submission(p, source, 'accepted', '2026-02-28T23:59:59.999Z');
+    await submission(p, source, 'rejected', '2026-03-08T00:00:00.000Z', [
+      { field: 'zip', code: 'invalid' },
+    ]);
+    // Inside.
+    await submission(p, source, 'accepted', '2026-03-01T00:00:00.000Z');
+    await submission(p, source, 'duplicate', '2026-03-01T12:00:00.000Z');
+    await submission(p, source, 'accepted', '2026-03-03T08:00:00.000Z');
+    await submission(p, source, 'accepted', '2026-03-03T09:30:00.000Z');
+    await submission(p, source, 'rejected', '2026-03-03T09:00:00.000Z', [
+      { field: 'email', code: 'required' },
+      { field: 'phone', code: 'invalid' },
+    ]);
+    await submission(p, source, 'rejected', '2026-03-05T10:00:00.000Z', [
+      { field: 'phone', code: 'invalid' },
+    ]);
+    await submission(p, source, 'rejected', '2026-03-07T23:59:59.999Z', [
+      { field: 'phone', code: 'invalid' },
+      { field: 'email', code: 'invalid' },
+      { field: 'date_of_birth', code: 'invalid' },
+    ]);
+    // Outcomes: in range on 03-02 (two) and 03-07; outside on both sides.
+    await outcome(p, source, 'qualified', '2026-03-02T09:00:00.000Z');
+    await outcome(p, source, 'not_interested', '2026-03-02T23:00:00.000Z');
+    await outcome(p, source, 'qualified', '2026-03-07T23:59:59.999Z');
+    await outcome(p, source, 'unreachable', '2026-02-28T23:59:59.999Z');
+    await outcome(p, source, 'opted_out', '2026-03-08T00:00:00.000Z');
+    // The same account's other source, and another account: never counted here.
+    const sibling = await newSource();
+    await submission(p, sibling, 'accepted', '2026-03-02T10:00:00.000Z');
+    await submission(p, sibling, 'rejected', '2026-03-02T10:00:00.000Z', [
+      { field: 'phone', code: 'invalid' },
+    ]);
+    await outcome(p, sibling, 'qualified', '2026-03-02T10:00:00.000Z');
+    const stranger = await owner();
+    await submission(p, stranger.source, 'duplicate', '2026-03-04T10:00:00.000Z');
+    await outcome(p, stranger.source, 'interested', '2026-03-04T10:00:00.000Z');
+
+    const res = await api.get(
+      `/api/v1/marketing_sources/${source.sourceId}/stats?from=2026-03-01&to=2026-03-07`,
+    );
+    expect(res.status).toBe(200);
+    expect(isStats(res.body)).toEqual({ ok: true, value: res.body });
+    expect(res.body).toEqual({
+      accepted: 3,
+      duplicate: 1,
+      rejected: {
+        total: 3,
+        by_reason: [
+          { field: 'phone', code: 'invalid', count: 3 },
+          { field: 'date_of_birth', code: 'invalid', count: 1 },
+          { field: 'email', code: 'invalid', count: 1 },
+          { field: 'email', code: 'required', count: 1 },
+        ],
+      },
+      outcomes: { ...zeroOutcomes(), qualified: 2, not_interested: 1 },
+      by_day: [
+        { date: '2026-03-01', accepted: 1, duplicate: 1, rejected: 0, outcomes: 0 },
+        { date: '2026-03-02', accepted: 0, duplicate: 0, rejected: 0, outcomes: 2 },
+        { date: '2026-03-03', accepted: 2, duplicate: 0, rejected: 1, outcomes: 0 },
+        zeroDay('2026-03-04'),
+        { date: '2026-03-05', accepted: 0, duplicate: 0, rejected: 1, outcomes: 0 },
+        zeroDay('2026-03-06'),
+        { date: '2026-03-07', accepted: 0, duplicate: 0, rejected: 1, outcomes: 1 },
+      ],
+    });
+    // Every catalog outcome label is a key, and nothing else.
+    expect(Object.keys(res.body.outcomes).sort()).toEqual([...OUTCOME_LABELS].sort());
+
+    // Widening by one day on each side brings exactly the rows just outside.
+    const wide = await api.get(
+      `/api/v1/marketing_sources/${source.sourceId}/stats?from=2026-02-28&to=2026-03-08`,
+    );
+    expect(wide.status).toBe(200);
+    expect(wide.body).toMatchObject({
+      accepted: 4,
+      rejected: { total: 4 },
+      outcomes: { qualified: 2, not_interested: 1, unreachable: 1, opted_out: 1 },
+    });
+    expect(wide.body.rejected.by_reason).toContainEqual({
+      field: 'zip',
+      code: 'invalid',
+      count: 1,
+    });
+    expect(wide.body.by_day).toHaveLength(9);
+    expect(wide.body.by_day[0]).toEqual({
+      date: '2026-02-28',
+      accepted: 1,
+      duplicate: 0,
+      rejected: 0,
+      outcomes: 1,
+    });
+    expect(wide.body.by_day[8]).toEqual({
+      date: '2026-03-08',
+      accepted: 0,
+      duplicate: 0,
+      rejected: 1,
+      outcomes: 1,
+    });
+  });
+
+  it('counts a submission with the same reason twice once for it', async () => {
+    const { api, source } = await owner();
+    await submission(h.prisma, source, 'rejected', '2026-05-01T10:00:00.000Z', [
+      { field: 'phone', code: 'invalid' },
+      { field: 'phone', code: 'invalid' },
+    ]);
+    const res = await api.get(
+      `/api/v1/marketing_sources/${source.sourceId}/stats?from=2026-05-01&to=2026-05-01`,
+    );
+    expect(res.body.rejected).toEqual({
+      total: 1,
+      by_reason: [{ field: 'phone', code: 'invalid', count: 1 }],
+    });
+    expect(res.body.by_day).toEqual([
+      { date: '2026-05-01', accepted: 0, duplicate: 0, rejected: 1, outcomes: 0 },
+    ]);
+  });
+
+  it('takes date-times: from and to are inclusive instants, days cut in UTC', async () => {
+    const { api, source } = await owner();
+    const p = h.prisma;
+    await submission(p, source, 'accepted', '2026-04-01T11:59:59.999Z'); // before from
+    await submission(p, source, 'duplicate', '2026-04-01T12:00:00.000Z'); // == from
+    await submission(p, source, 'accepted', '2026-04-03T08:00:00.000Z'); // == to
+    await submission(p, source, 'accepted', '2026-04-03T08:00:00.001Z'); // after to
+    await outcome(p, source, 'callback_requested', '2026-04-02T00:30:00.000Z');
+
+    // 10:00+02:00 is 08:00Z.
+    const query = new URLSearchParams({
+      from: '2026-04-01T12:00:00Z',
+      to: '2026-04-03T10:00:00.000+02:00',
+    });
+    const res = await api.get(`/api/v1/marketing_sources/${source.sourceId}/stats?${query}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      accepted: 1,
+      duplicate: 1,
+      rejected: { total: 0, by_reason: [] },
+      outcomes: { callback_requested: 1, qualified: 0 },
+    });
+    expect(res.body.by_day).toEqual([
+      { date: '2026-04-01', accepted: 0, duplicate: 1, rejected: 0, outcomes: 0 },
+      { date: '2026-04-02', accepted: 0, duplicate: 0, rejected: 0, outcomes: 1 },
+      { date: '2026-04-03', accepted: 1, duplicate: 0, rejected: 0, outcomes: 0 },
+    ]);
+  });
+
+  it('defaults to the last 30 UTC days, today included', async () => {
+    const { api, source } = await owner();
+    const p = h.prisma;
+    const now = Date.now();
+    const todayStart = now - (now % DAY_MS);
+    const firstDay = todayStart - 29 * DAY_MS;
+    await submission(p, source, 'accepted', new Date(now - 1000).toISOString());
+    await submission(p, source, 'duplicate', new Date(firstDay).toISOString());
+    await submission(p, source, 'accepted', new Date(firstDay - 1).toISOString()); // day 31
+    await outcome(p, source, 'qualified', new Date(firstDay + 3_600_000).toISOString());
+
+    const res = await api.get(`/api/v1/marketing_sources/${source.sourceId}/stats`);
+    expect(res.status).toBe(200);
+    expect(res.body.accepted).toBe(1);
+    expect(res.body.duplicate).toBe(1);
+    expect(res.body.outcomes.qualified).toBe(1);
+    const days: { date: string }[] = res.body.by_day;
+    expect(days.map((d) => d.date)).toEqual(
+      Array.from({ length: 30 }, (_, i) => utcDay(firstDay + i * DAY_MS)),
+    );
+    expect(days[0]).toEqual({
+      date: utcDay(firstDay),
+      accepted: 0,
+      duplicate: 1,
+      rejected: 0,
+      outcomes: 1,
+    });
+    expect(days[29]).toEqual({
+      date: utcDay(todayStart),
+      accepted: 1,
+      duplicate: 0,
+      rejected: 0,
+      outcomes: 0,
+    });
+
+    // Only `to`: the 30 days that end with it.
+    const ending = await api.get(
+      `/api/v1/marketing_sources/${source.sourceId}/stats?to=2026-03-31`,
+    );
+    expect(ending.status).toBe(200);
+    expect(ending.body.by_day).toHaveLength(30);
+    expect(ending.body.by_day[0].date).toBe('2026-03-02');
+    expect(ending.body.by_day[29].date).toBe('2026-03-31');
+  });
+
+  it('answers 404 for another account, a deleted source and an unknown id', async () => {
+    const { api, source } = await owner();
+    const stranger = await owner();
+    const path = (id: string) => `/api/v1/marketing_sources/${id}/stats`;
+    expect((await api.get(path(source.sourceId))).status).toBe(200);
+
+    const foreign = await stranger.api.get(path(source.sourceId));
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.code).toBe('not_found');
+
+    expect((await api.delete(`/api/v1/marketing_sources/${source.sourceId}`)).status).toBe(204);
+    const deleted = await api.get(path(source.sourceId));
+    expect(deleted.status).toBe(404);
+    expect(deleted.body.error.code).toBe('not_found');
+
+    expect((await api.get(path('src_00000000000000000000000000'))).status).toBe(404);
+    // Without a key it is 401, like every other management route.
+    expect((await supertest(h.app).get(path(source.sourceId))).status).toBe(401);
+  });
+
+  it('answers 422 with the reason for a bad range', async () => {
+    const { api, source } = await owner();
+    const get = (query: string) =>
+      api.get(`/api/v1/marketing_sources/${source.sourceId}/stats?${query}`);
+    const cases: [string, string, string][] = [
+      ['from=2026-03-08&to=2026-03-07', 'from', 'invalid'],
+      ['from=2025-01-01&to=2026-01-02', 'from', 'too_long'],
+      ['from=2020-01-01', 'from', 'too_long'],
+      ['from=yesterday', 'from', 'invalid'],
+      ['to=2026-02-30', 'to', 'invalid'],
+      ['to=2026-03-01T10:00:00', 'to', 'invalid'],
+    ];
+    for (const [query, field, code] of cases) {
+      const res = await get(query);
+      expect([query, res.status, res.body.error?.code]).toEqual([query, 422, 'validation_failed']);
+      expect([query, res.body.error.details]).toEqual([
+        query,
+        [expect.objectContaining({ field, code })],
+      ]);
+    }
+    // The ceiling itself is allowed: a leap year, 366 days.
+    const year = await get('from=2024-01-01&to=2024-12-31');
+    expect(year.status).toBe(200);
+    expect(year.body.by_day).toHaveLength(366);
+  });
+
+  it('is documented: query parameters, the SourceStats schema and a 422', async () => {
+    const doc = (await supertest(h.app).get('/api/v1/openapi.json')).body;
+    const op = doc.paths['/marketing_sources/{id}/stats']?.get;
+    expect(op.operationId).toBe('getMarketingSourceStats');
+    expect(op.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`)).toEqual([
+      'path:id',
+      'query:from',
+      'query:to',
+    ]);
+    expect(op.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/SourceStats',
+    });
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '401', '404', '422', '503']);
+    expect(doc.components.schemas.SourceStats).toEqual(
+      JSON.parse(JSON.stringify(sourceStatsSchema)),
+    );
+  });
+});

@@ -1,0 +1,207 @@
+import { createPrisma, type PrismaClient } from '@leadhook/db';
+import { workerConnection } from '@leadhook/queue';
+import type { Resolve } from '@leadhook/webhooks';
+import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
+import { DelayedError, type Job, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { Counter, Histogram } from 'prom-client';
+import { runDelivery } from './delivery.job.js';
+import { fanOut } from './fanout.job.js';
+import { reconcileOnce } from './reconciler.js';
+import type { WebhookDeps } from './webhook.deps.js';
+
+export interface WebhookComponentOptions {
+  now?: () => Date;
+  /** The retry jitter's source, in [0, 1). */
+  random?: () => number;
+  /** Name resolution for the SSRF guard (tests). */
+  resolve?: Resolve;
+  /** How often the reconciler looks for due chain heads (ms). Default 5000. */
+  reconcileIntervalMs?: number;
+  /** Jobs each BullMQ worker runs at once. Default 10. */
+  concurrency?: number;
+  /** Called once started (tests reach the deps and the reconciler through it). */
+  onStarted?: (handle: WebhookHandle) => void;
+}
+
+export interface WebhookHandle {
+  deps: WebhookDeps;
+  reconcileNow(): Promise<number>;
+}
+
+/**
+ * How long a job's lock lives without renewal: after that a killed worker's job
+ * is handed to another process by BullMQ's stalled-job check. The lock is renewed
+ * while the job runs, so it need not cover an attempt; it is bounded by the
+ * attempt timeout so that a delivery interrupted by a crash comes back about as
+ * soon as the attempt would have given up.
+ */
+function lockDurationMs(timeoutMs: number): number {
+  return Math.min(30_000, Math.max(2_000, timeoutMs));
+}
+
+/**
+ * The webhook worker's own work: a BullMQ worker on `activity` (fan-out), one on
+ * `delivery` (sign, POST, record, retry, advance the chain), and the reconciler.
+ * stop() closes the BullMQ workers, which finish their current jobs or leave
+ * them to the stalled-job check.
+ */
+export function webhookComponent(options: WebhookComponentOptions = {}): WorkerComponent {
+  let prisma: PrismaClient | undefined;
+  let workers: Worker[] = [];
+  const clients: Redis[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let round: Promise<unknown> | undefined;
+  let stopped = false;
+
+  return {
+    name: 'webhooks',
+    start(ctx: WorkerContext) {
+      const { config, logger, metrics, queues } = ctx;
+      stopped = false;
+      prisma = createPrisma({ databaseUrl: config.databaseUrl });
+      const deps: WebhookDeps = {
+        prisma,
+        queues,
+        logger,
+        timeoutMs: config.webhookTimeoutMs,
+        retryScheduleMs: config.webhookRetryScheduleMs,
+        allowPrivateTargets: config.webhookAllowPrivateTargets,
+        now: options.now ?? (() => new Date()),
+        random: options.random ?? Math.random,
+        ...(options.resolve ? { resolve: options.resolve } : {}),
+        metrics: {
+          deliveries: new Counter({
+            name: 'leadhook_webhook_deliveries_total',
+            help: 'Deliveries that reached a final state, by result (succeeded, failed)',
+            labelNames: ['result'] as const,
+            registers: [metrics.registry],
+          }),
+          attemptDuration: new Histogram({
+            name: 'leadhook_webhook_attempt_duration_seconds',
+            help: 'Duration of one HTTP attempt, by outcome (success, http_error, timeout, refused, network_error)',
+            labelNames: ['outcome'] as const,
+            buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30],
+            registers: [metrics.registry],
+          }),
+          subscriptionsDisabled: new Counter({
+            name: 'leadhook_webhook_subscriptions_disabled_total',
+            help: 'Subscriptions the worker disabled, by reason (gone: a 410; failing: 5 days of failures)',
+            labelNames: ['reason'] as const,
+            registers: [metrics.registry],
+          }),
+        },
+      };
+
+      // A client per BullMQ worker from workerConnection's options (waits for Redis).
+      const connect = () => {
+        const redis = new Redis(workerConnection(config.redisUrl));
+        redis.on('error', () => {
+          // Reported by the workers' own 'error' events and /readyz.
+        });
+        clients.push(redis);
+        return redis;
+      };
+      const lock = lockDurationMs(config.webhookTimeoutMs);
+      const common = {
+        prefix: config.queuePrefix,
+        concurrency: options.concurrency ?? 10,
+        lockDuration: lock,
+        stalledInterval: lock,
+      };
+
+      const activityWorker = new Worker<{ activity_id: string }>(
+        'activity',
+        async (job) => {
+          const started = Date.now();
+          const result = await fanOut(deps, job.data.activity_id);
+          logger.info(
+            {
+              activity_id: job.data.activity_id,
+              result: result.kind,
+              ...(result.kind === 'fanned_out'
+                ? { deliveries: result.deliveries, activities: result.activities }
+                : {}),
+              duration_ms: Date.now() - started,
+            },
+            'fan-out job',
+          );
+        },
+        { ...common, connection: connect() },
+      );
+
+      const deliveryWorker = new Worker<{ delivery_id: string; attempt: number }>(
+        'delivery',
+        async (job: Job<{ delivery_id: string; attempt: number }>, token?: string) => {
+          const result = await runDelivery(deps, job.data);
+          const fields = { delivery_id: job.data.delivery_id, attempt: job.data.attempt };
+          if (result.kind === 'attempted') {
+            logger.info(
+              {
+                ...fields,
+                subscription_id: result.subscriptionId,
+                lead_id: result.leadId,
+                outcome: result.outcome,
+                status_code: result.result.statusCode,
+                duration_ms: result.result.durationMs,
+                ...(result.result.error ? { error: result.result.error } : {}),
+              },
+              'delivery attempt',
+            );
+            return;
+          }
+          if (result.kind === 'skipped') {
+            logger.debug({ ...fields, reason: result.reason }, 'delivery job skipped');
+            return;
+          }
+          if (token) {
+            // Fired before the row's due time (a reconciler that looked ahead): the
+            // same job waits for it, keeping its id.
+            await job.moveToDelayed(result.dueAt.getTime(), token);
+            throw new DelayedError();
+          }
+        },
+        { ...common, connection: connect() },
+      );
+
+      for (const worker of [activityWorker, deliveryWorker]) {
+        worker.on('failed', (job, err) => {
+          logger.error({ err, job_id: job?.id, queue: worker.name }, 'job failed');
+        });
+        worker.on('error', (err) => {
+          logger.warn({ err, queue: worker.name }, 'queue worker error');
+        });
+      }
+      workers = [activityWorker, deliveryWorker];
+
+      const intervalMs = options.reconcileIntervalMs ?? 5000;
+      const reconcileNow = () => reconcileOnce(deps, { horizonMs: intervalMs });
+      const loop = () => {
+        if (stopped) return;
+        timer = setTimeout(() => {
+          round = reconcileNow()
+            .catch((err: unknown) =>
+              logger.warn({ err }, 'delivery reconciler round failed; retrying'),
+            )
+            .finally(loop);
+        }, intervalMs);
+        timer.unref();
+      };
+      loop();
+      options.onStarted?.({ deps, reconcileNow });
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await round;
+      // With Redis away a worker has no job it could finish, and a plain close()
+      // would wait for the connection forever: force it then.
+      const redisDown = clients.some((c) => c.status !== 'ready');
+      await Promise.all(workers.map((w) => w.close(redisDown)));
+      workers = [];
+      for (const client of clients.splice(0)) client.disconnect();
+      await prisma?.$disconnect();
+      prisma = undefined;
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import type { PrismaClient } from '@leadhook/db';
+import type { Logger } from '@leadhook/observability';
+import { QUEUES, type QueueSet } from '@leadhook/queue';
+import type { AttemptResult, Resolve } from '@leadhook/webhooks';
+import type { Counter, Histogram } from 'prom-client';
+
+/** What the webhook worker's jobs use; the component builds it from config. */
+export interface WebhookDeps {
+  prisma: PrismaClient;
+  queues: QueueSet;
+  logger: Logger;
+  /** WEBHOOK_TIMEOUT_MS */
+  timeoutMs: number;
+  /** WEBHOOK_RETRY_SCHEDULE: the delay before each attempt (N entries, N attempts). */
+  retryScheduleMs: readonly number[];
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS */
+  allowPrivateTargets: boolean;
+  now: () => Date;
+  /** In [0, 1): the retry jitter's source (tests pin it). */
+  random: () => number;
+  /** Name resolution for the SSRF guard (tests stub it); dns.lookup by default. */
+  resolve?: Resolve;
+  metrics: WebhookMetrics;
+}
+
+export interface WebhookMetrics {
+  deliveries: Counter<'result'>;
+  attemptDuration: Histogram<'outcome'>;
+  subscriptionsDisabled: Counter<'reason'>;
+}
+
+/** The delay before the next attempt, from the schedule, with the contract's ±20 % jitter. */
+export function jittered(delayMs: number, random: () => number): number {
+  if (delayMs <= 0) return 0;
+  return Math.round(delayMs * (0.8 + 0.4 * random()));
+}
+
+/**
+ * Enqueues a delivery attempt with its deterministic id. A job Redis still keeps
+ * as completed or failed under that id (it ran and returned early, e.g. as not
+ * yet the chain's head) would make BullMQ ignore the add, so it is removed first.
+ * Fails when Redis is away: the caller logs it and the reconciler, which reads
+ * PostgreSQL, enqueues it later.
+ */
+export async function enqueueDelivery(
+  deps: Pick<WebhookDeps, 'queues' | 'now'>,
+  deliveryId: string,
+  attempt: number,
+  dueAt: Date | null,
+): Promise<void> {
+  const payload = { delivery_id: deliveryId, attempt };
+  const queue = deps.queues.get('delivery');
+  const jobId = QUEUES.delivery.jobId(payload);
+  const state = await queue.getJobState(jobId);
+  if (state === 'completed' || state === 'failed') await queue.remove(jobId);
+  else if (state !== 'unknown') return;
+  const delayMs = dueAt ? Math.max(0, dueAt.getTime() - deps.now().getTime()) : 0;
+  await deps.queues.enqueue('delivery', payload, delayMs);
+}
+
+/** A short outcome label of an attempt, for the duration histogram. */
+export function attemptOutcome(result: AttemptResult): string {
+  if (result.ok) return 'success';
+  if (result.statusCode !== null) return 'http_error';
+  if (result.error?.startsWith('refused:')) return 'refused';
+  if (result.error?.startsWith('timeout')) return 'timeout';
+  return 'network_error';
+}
