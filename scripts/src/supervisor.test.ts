@@ -24,8 +24,9 @@ writeFileSync(
   `const name = process.argv[2];
 console.log('ready ' + name + ' ' + process.pid);
 process.on('SIGTERM', () => {
-  console.log('draining ' + name + ' ' + process.pid);
-  setTimeout(() => process.exit(0), 100);
+  // Exit once the line is written: a pipe write is asynchronous, and exit() drops
+  // what is still pending.
+  process.stdout.write('draining ' + name + ' ' + process.pid + '\\n', () => process.exit(0));
 });
 setInterval(() => {}, 1000);
 `,

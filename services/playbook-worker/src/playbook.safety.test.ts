@@ -112,8 +112,9 @@ describe('the reconciler', () => {
     try {
       await waitFor(async () => (await queue.getJobState(jobId)) === 'delayed');
       // Redis restarts with nothing on disk: every key of the step queue is gone.
+      // (Its state is not checked here: the reconciler, every 200 ms, may already
+      // have put it back, which is the point.)
       expect(await h.forgetRedis('playbook-step')).toBeGreaterThan(0);
-      expect(await queue.getJobState(jobId)).toBe('unknown');
     } finally {
       await queue.close();
     }
