@@ -1,0 +1,480 @@
+#!/usr/bin/env node
+// Playbook-worker benchmark (issue 4 › Tests and figures).
+//
+// Against a scratch database: one account, a THREE-step playbook (sms at once,
+// sms 2 s later, call 2 s after that — short delays so a run ends in a couple of
+// minutes), one source. The real intake process (services/intake/dist/main.js)
+// and N real playbook-worker processes (services/playbook-worker/dist/main.js) are
+// started (so `pnpm build` first); 10,000 distinct valid leads are POSTed through
+// the intake with autocannon, so the whole path is measured: intake → outbox +
+// fast-path enqueue → enrollment → three steps → completed → unreachable.
+// The run waits until every lead has an outcome, then measures from PostgreSQL:
+//  - activities recorded per second over the busy period (first to last activity);
+//  - the lag between a step's due time and its run, p50/p99: due = the previous
+//    step's activity occurred_at (the play's `started` for step 0) + the step's
+//    delay_seconds; run = the step's own activity (first_message_sent /
+//    message_sent / call_attempted) occurred_at;
+//  - exactly-once: one `started` per lead, one activity of each step kind per
+//    lead, one provider_messages row per (enrollment, step), one outcome per lead;
+//  - CPU per lead of the workers, the intake and PostgreSQL, from /proc.
+// No webhook-worker runs: activity outbox rows stay open and the workers' outbox
+// relay re-sends them (job ids dedupe in Redis); that cost is in the figures.
+//
+// Usage: node bench/playbook/run.mjs [--leads 10000] [--workers 1] [--rate 0]
+//          [--connections 32] [--timeout 1800] [--out bench/RESULTS.md]
+//   --rate N  posts at most N leads/s (0 = as fast as the intake takes them).
+//   WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" adds node args to
+//   each worker (a profile is written when it exits on SIGTERM).
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const { values: args } = parseArgs({
+  options: {
+    leads: { type: 'string', default: '10000' },
+    workers: { type: 'string', default: '1' },
+    rate: { type: 'string', default: '0' },
+    connections: { type: 'string', default: '32' },
+    timeout: { type: 'string', default: '1800' },
+    out: { type: 'string' },
+  },
+});
+const leadCount = Number(args.leads);
+const workerCount = Number(args.workers);
+const rate = Number(args.rate);
+const connections = Number(args.connections);
+const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const dbName = `leadhook_bench_playbook_${randomBytes(3).toString('hex')}`;
+const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+const queuePrefix = `bench-pb-${randomBytes(3).toString('hex')}`;
+const STEPS = [
+  { type: 'sms', delay_seconds: 0, template: 'Hi {{first_name}}, your quote is ready.' },
+  { type: 'sms', delay_seconds: 2, template: 'Still there, {{first_name}}?' },
+  { type: 'call', delay_seconds: 2 },
+];
+const STEP_LABELS = ['first_message_sent', 'message_sent', 'call_attempted'];
+
+async function sql(url, text, params = []) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+function run(cmd, argv, env = {}) {
+  const r = spawnSync(cmd, argv, { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitReady(base, name) {
+  for (let i = 0; ; i++) {
+    try {
+      const r = await fetch(`${base}/readyz`);
+      if (r.ok) return;
+    } catch {}
+    if (i > 150) throw new Error(`${name} did not become ready`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// --- /proc accounting (as bench/intake) -------------------------------------------
+function cpuSeconds(pids) {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {}
+  }
+  return ticks / 100;
+}
+function pidsByComm(match) {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        return match(readFileSync(`/proc/${pid}/comm`, 'utf8').trim());
+      } catch {
+        return false;
+      }
+    });
+}
+const postgresPids = () => pidsByComm((c) => c === 'postgres');
+const redisPids = () => pidsByComm((c) => c.startsWith('redis-server'));
+function machineTicks() {
+  const f = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = f;
+  return { busy: user + nice + system + irq + softirq, idle: idle + iowait, steal: steal ?? 0 };
+}
+
+// --- a fresh database: one account, the three-step playbook, one source -----------
+const loadBefore = loadavg();
+await sql(adminUrl, `CREATE DATABASE ${dbName}`);
+let exitCode = 1;
+const children = [];
+try {
+  run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: dbUrl });
+  const crockford = '0123456789abcdefghjkmnpqrstvwxyz';
+  const fakeId = (prefix) =>
+    `${prefix}_${Array.from(randomBytes(26), (b) => crockford[b % 32]).join('')}`;
+  const accountId = fakeId('acc');
+  const playbookId = fakeId('pb');
+  const sourceId = fakeId('src');
+  const intakeKey = randomBytes(24).toString('base64url');
+  await sql(dbUrl, `INSERT INTO accounts (id, name) VALUES ($1, 'bench')`, [accountId]);
+  await sql(
+    dbUrl,
+    `INSERT INTO playbooks (id, account_id, name, steps) VALUES ($1, $2, 'bench', $3)`,
+    [playbookId, accountId, JSON.stringify(STEPS)],
+  );
+  await sql(
+    dbUrl,
+    `INSERT INTO marketing_sources (id, account_id, playbook_id, name, source_type, intake_key, rate_limit)
+     VALUES ($1, $2, $3, 'bench', 'vendor', $4, 0)`,
+    [sourceId, accountId, playbookId, intakeKey],
+  );
+
+  // --- the processes ----------------------------------------------------------------
+  const commonEnv = {
+    ...process.env,
+    DATABASE_URL: dbUrl,
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: queuePrefix,
+    LOG_LEVEL: 'warn',
+  };
+  const workerNodeArgs = process.env.WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const workers = [];
+  for (let i = 0; i < workerCount; i++) {
+    const port = await freePort();
+    const child = spawn('node', [...workerNodeArgs, 'services/playbook-worker/dist/main.js'], {
+      cwd: root,
+      env: {
+        ...commonEnv,
+        PLAYBOOK_WORKER_PORT: String(port),
+        // Development setting (the worker warns): every instant is in the window.
+        CONTACT_HOURS: '00:00-24:00',
+      },
+      stdio: ['ignore', 'inherit', 'pipe'],
+    });
+    // The one expected warning (CONTACT_HOURS wider than the law) is not noise worth
+    // showing; anything else on stderr is passed through.
+    child.stderr.on('data', (chunk) => {
+      const text = chunk.toString();
+      if (!text.includes('CONTACT_HOURS is wider')) process.stderr.write(text);
+    });
+    children.push(child);
+    workers.push({ child, base: `http://127.0.0.1:${port}` });
+  }
+  const intakePort = await freePort();
+  const intake = spawn('node', ['services/intake/dist/main.js'], {
+    cwd: root,
+    env: { ...commonEnv, INTAKE_PORT: String(intakePort) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  children.push(intake);
+  const intakeBase = `http://127.0.0.1:${intakePort}`;
+  await Promise.all([
+    waitReady(intakeBase, 'intake'),
+    ...workers.map((w, i) => waitReady(w.base, `worker ${i}`)),
+  ]);
+
+  // Distinct valid leads in California (no state contact rule), San Francisco
+  // numbers (415, one zone): exchanges 200-999, lines 0000-9999.
+  let seq = 0;
+  function lead() {
+    const n = seq++;
+    const exchange = 200 + Math.floor(n / 10000);
+    const line = String(n % 10000).padStart(4, '0');
+    return JSON.stringify({
+      first_name: 'Bench',
+      last_name: `Lead${n}`,
+      email: `pbbench${n}@example.com`,
+      phone: `+1415${exchange}${line}`,
+      current_insurance_carrier: 'Acme Mutual',
+      current_insurance_coverage: '100/300/100',
+      current_residence_address: '1 Market St',
+      current_residence_city: 'San Francisco',
+      current_residence_state: 'CA',
+      current_residence_zip: '94103',
+      date_of_birth: '1985-04-12',
+      gender: 'female',
+      marital_status: 'married',
+      credit_rating: 'good',
+      tcpa_opt_in_token: `tok-${n}`,
+      tcpa_opt_in_url: 'https://quotes.example.com/consent',
+      external_id: `ext-${n}`,
+    });
+  }
+
+  const statuses = new Map();
+  const pids = {
+    workers: workers.map((w) => w.child.pid),
+    intake: [intake.pid],
+  };
+  const snapshot = () => ({
+    workers: cpuSeconds(pids.workers),
+    intake: cpuSeconds(pids.intake),
+    postgres: cpuSeconds(postgresPids()),
+    redis: cpuSeconds(redisPids()),
+    loader: process.cpuUsage(),
+    machine: machineTicks(),
+    at: Date.now(),
+  });
+  const before = snapshot();
+  const posted = await autocannon({
+    url: `${intakeBase}/marketing_sources/${accountId}/${intakeKey}`,
+    connections,
+    amount: leadCount,
+    ...(rate > 0 ? { overallRate: rate } : {}),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (req) => ({ ...req, body: lead() }),
+        onResponse: (status) => statuses.set(status, (statuses.get(status) ?? 0) + 1),
+      },
+    ],
+  });
+  const postSeconds = (Date.now() - before.at) / 1000;
+  const accepted = statuses.get(201) ?? 0;
+
+  // --- wait until every accepted lead has its outcome --------------------------------
+  const deadline = Date.now() + Number(args.timeout) * 1000;
+  let withOutcome = 0;
+  let lastProgress = Date.now();
+  while (Date.now() < deadline) {
+    const [{ n }] = await sql(
+      dbUrl,
+      'SELECT count(*)::int AS n FROM leads WHERE outcome IS NOT NULL',
+    );
+    if (n !== withOutcome) lastProgress = Date.now();
+    withOutcome = n;
+    if (n >= accepted) break;
+    // Stuck for a minute (nothing left the queues): stop waiting.
+    if (Date.now() - lastProgress > 60_000) break;
+    await sleep(500);
+  }
+  const after = snapshot();
+  const wallSeconds = (after.at - before.at) / 1000;
+
+  // The workers' own view: the step-lag histogram and the relay's re-sends.
+  const metrics = await Promise.all(
+    workers.map((w) =>
+      fetch(`${w.base}/metrics`)
+        .then((r) => r.text())
+        .catch(() => ''),
+    ),
+  );
+  // Sum of a metric's samples over the workers; `le` picks one histogram bucket.
+  const metricSum = (name, le) =>
+    metrics
+      .flatMap((text) => text.split('\n'))
+      .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+      .filter((line) => le === undefined || line.includes(`le="${le}"`))
+      .reduce((a, line) => a + Number(line.split(' ').pop()), 0);
+  const workerLagAtMost1s = metricSum('leadhook_playbook_step_lag_seconds_bucket', '1');
+  const workerLagCount = metricSum('leadhook_playbook_step_lag_seconds_count');
+  const relayed = metricSum('leadhook_outbox_relayed_total');
+
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(
+    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
+  );
+  children.length = 0;
+
+  // --- figures from PostgreSQL --------------------------------------------------------
+  const labels = await sql(
+    dbUrl,
+    `SELECT activity_label AS label, count(*)::int AS n FROM activities GROUP BY 1 ORDER BY 2 DESC, 1`,
+  );
+  const [busy] = await sql(
+    dbUrl,
+    `SELECT count(*)::int AS n,
+            EXTRACT(EPOCH FROM max(occurred_at) - min(occurred_at))::float8 AS span
+       FROM activities`,
+  );
+  // Peak: the busiest whole second.
+  const [peak] = await sql(
+    dbUrl,
+    `SELECT coalesce(max(n), 0)::int AS n FROM
+       (SELECT count(*) AS n FROM activities GROUP BY date_trunc('second', occurred_at)) s`,
+  );
+  const lagSql = `
+    WITH e AS (
+      SELECT en.id,
+             min(a.occurred_at) FILTER (WHERE a.activity_label = 'started') AS t0,
+             min(a.occurred_at) FILTER (WHERE a.activity_label = '${STEP_LABELS[0]}') AS t1,
+             min(a.occurred_at) FILTER (WHERE a.activity_label = '${STEP_LABELS[1]}') AS t2,
+             min(a.occurred_at) FILTER (WHERE a.activity_label = '${STEP_LABELS[2]}') AS t3
+        FROM enrollments en JOIN activities a ON a.enrollment_id = en.id
+       GROUP BY en.id),
+    lags AS (
+      SELECT 0 AS step, EXTRACT(EPOCH FROM t1 - (t0 + make_interval(secs => $1)))::float8 AS lag FROM e
+      UNION ALL
+      SELECT 1, EXTRACT(EPOCH FROM t2 - (t1 + make_interval(secs => $2)))::float8 FROM e
+      UNION ALL
+      SELECT 2, EXTRACT(EPOCH FROM t3 - (t2 + make_interval(secs => $3)))::float8 FROM e)
+    SELECT step, count(lag)::int AS n,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY lag) AS p50,
+           percentile_cont(0.99) WITHIN GROUP (ORDER BY lag) AS p99,
+           max(lag) AS max
+      FROM lags GROUP BY ROLLUP (step) ORDER BY step NULLS LAST`;
+  const lags = await sql(
+    dbUrl,
+    lagSql,
+    STEPS.map((s) => s.delay_seconds),
+  );
+  // Not part of the step lag: how long an accepted lead waited to be enrolled.
+  const [enrollWait] = await sql(
+    dbUrl,
+    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY w) AS p50,
+            percentile_cont(0.99) WITHIN GROUP (ORDER BY w) AS p99, max(w) AS max
+       FROM (SELECT EXTRACT(EPOCH FROM a.occurred_at - l.received_at)::float8 AS w
+               FROM leads l JOIN activities a ON a.lead_id = l.id AND a.activity_label = 'started') s`,
+  );
+  const [checks] = await sql(
+    dbUrl,
+    `SELECT
+       (SELECT count(*)::int FROM leads) AS leads,
+       (SELECT count(*)::int FROM enrollments) AS enrollments,
+       (SELECT count(*)::int FROM (SELECT lead_id FROM activities WHERE activity_label = 'started'
+                                    GROUP BY lead_id HAVING count(*) = 1) s) AS started_once,
+       (SELECT count(*)::int FROM (SELECT lead_id FROM activities WHERE activity_label = 'started'
+                                    GROUP BY lead_id HAVING count(*) > 1) s) AS started_twice,
+       (SELECT count(*)::int FROM (SELECT lead_id, activity_label FROM activities
+                                    WHERE activity_label = ANY($1)
+                                    GROUP BY 1, 2 HAVING count(*) > 1) s) AS step_twice,
+       (SELECT count(*)::int FROM (SELECT l.id FROM leads l JOIN activities a ON a.lead_id = l.id
+                                    AND a.activity_label = ANY($1)
+                                    GROUP BY l.id HAVING count(DISTINCT a.activity_label) = 3) s)
+         AS all_steps,
+       (SELECT count(*)::int FROM provider_messages) AS provider_messages,
+       (SELECT count(*)::int FROM (SELECT enrollment_id, step FROM provider_messages
+                                    GROUP BY 1, 2 HAVING count(*) > 1) s) AS provider_twice,
+       (SELECT count(*)::int FROM leads WHERE outcome IS NOT NULL) AS with_outcome,
+       (SELECT count(*)::int FROM activities WHERE activity_type = 'outcome') AS outcomes,
+       (SELECT count(*)::int FROM enrollments WHERE status = 'completed') AS completed`,
+    [STEP_LABELS],
+  );
+  const pgVersion = (await sql(dbUrl, 'SHOW server_version'))[0].server_version;
+  // Where PostgreSQL's time went: rows read per table (seq + index) and commits.
+  const tables = await sql(
+    dbUrl,
+    `SELECT relname, seq_scan::bigint AS seq_scan, seq_tup_read::bigint AS seq_read,
+            coalesce(idx_tup_fetch, 0)::bigint AS idx_fetch
+       FROM pg_stat_user_tables WHERE relname = ANY($1) ORDER BY seq_tup_read DESC`,
+    [['activities', 'outbox', 'enrollments', 'leads', 'provider_messages']],
+  );
+  const [dbStats] = await sql(
+    dbUrl,
+    `SELECT xact_commit::bigint AS commits, tup_returned::bigint AS returned
+       FROM pg_stat_database WHERE datname = current_database()`,
+  );
+  const outboxIdx = await sql(
+    dbUrl,
+    `SELECT indexrelname AS name, idx_tup_read::bigint AS n FROM pg_stat_user_indexes
+      WHERE relname = 'outbox'`,
+  );
+
+  // --- report ---------------------------------------------------------------------------
+  const cpu = {
+    workers: after.workers - before.workers,
+    intake: after.intake - before.intake,
+    // Backends that exited during the run are not counted; the pools keep them open.
+    postgres: after.postgres - before.postgres,
+    redis: after.redis - before.redis,
+    loader: (() => {
+      const u = process.cpuUsage(before.loader);
+      return (u.user + u.system) / 1e6;
+    })(),
+    busy: (after.machine.busy - before.machine.busy) / 100,
+    idle: (after.machine.idle - before.machine.idle) / 100,
+    steal: (after.machine.steal - before.machine.steal) / 100,
+  };
+  const ms = (s) => `${(s * 1e3).toFixed(0)} ms`;
+  const perLead = (s) => `${((s / accepted) * 1e3).toFixed(2)} ms`;
+  const lagRow = (r) =>
+    `| lag ${r.step === null ? '**all steps**' : `step ${r.step} (${STEPS[r.step].type}, delay ${STEPS[r.step].delay_seconds} s)`} p50 / p99 / max (n) | ${r.step === null ? '**' : ''}${ms(r.p50)} / ${ms(r.p99)}${r.step === null ? '**' : ''} / ${ms(r.max)} (${r.n}) |`;
+  const all = lags.find((r) => r.step === null);
+  const exactlyOnce =
+    checks.started_once === accepted &&
+    checks.started_twice === 0 &&
+    checks.step_twice === 0 &&
+    checks.all_steps === accepted &&
+    checks.provider_messages === accepted * STEPS.length &&
+    checks.provider_twice === 0 &&
+    checks.with_outcome === accepted &&
+    checks.outcomes === accepted;
+  const stepList = STEPS.map((s) => `${s.type} +${s.delay_seconds} s`).join(', ');
+  const report = `
+## Playbook worker — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC
+
+Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, PostgreSQL ${pgVersion}; load average before the run ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min), after ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ')}.
+Command: \`node bench/playbook/run.mjs --leads ${leadCount} --workers ${workerCount} --rate ${rate} --connections ${connections}\`${process.env.WORKER_NODE_ARGS ? ` with WORKER_NODE_ARGS="${process.env.WORKER_NODE_ARGS}"` : ''}
+Setup: ${workerCount} playbook-worker process(es) (default concurrency, CONTACT_HOURS=00:00-24:00), one intake process, no webhook-worker; playbook [${stepList}]; ${leadCount} distinct leads (CA, 415 numbers) POSTed through the intake ${rate > 0 ? `at ${rate}/s` : 'as fast as it takes them'} with ${connections} connections.
+
+| figure | value |
+|---|---|
+| leads accepted by the intake (201) / posting time | ${accepted} in ${postSeconds.toFixed(1)} s (${(accepted / postSeconds).toFixed(0)}/s); responses ${[...statuses].map(([s, n]) => `${s}: ${n}`).join(', ')}${posted.errors + posted.timeouts ? `; ${posted.errors} errors, ${posted.timeouts} timeouts` : ''} |
+| first POST → last lead's outcome | ${wallSeconds.toFixed(1)} s (${withOutcome} of ${accepted} leads with an outcome) |
+| **activities recorded per second** (busy period: first to last activity) | **${(busy.n / busy.span).toFixed(0)}/s** (${busy.n} in ${busy.span.toFixed(1)} s); busiest second ${peak.n} |
+| leads worked to their outcome per second (same period) | ${(withOutcome / busy.span).toFixed(0)}/s |
+${lags.map(lagRow).join('\n')}
+| lead received → \`started\` (enrollment wait, not part of the step lag) p50 / p99 / max | ${ms(enrollWait.p50)} / ${ms(enrollWait.p99)} / ${ms(enrollWait.max)} |
+| target: lag p99 < 1 s | ${all && all.p99 < 1 ? 'met' : '**not met**'} |
+| workers' own histogram (leadhook_playbook_step_lag_seconds): steps with lag ≤ 1 s | ${workerLagAtMost1s} of ${workerLagCount} (${workerLagCount ? ((100 * workerLagAtMost1s) / workerLagCount).toFixed(1) : 0} %) |
+| activities by label | ${labels.map((r) => `${r.label} ${r.n}`).join(', ')} |
+| enrolled exactly once (one \`started\` per lead) | ${checks.started_once} of ${accepted} leads; leads with two: ${checks.started_twice}; enrollments ${checks.enrollments} |
+| no step ran twice | leads with a step activity twice: ${checks.step_twice}; leads with all three step activities: ${checks.all_steps}; provider_messages ${checks.provider_messages} (expected ${accepted * STEPS.length}), (enrollment, step) pairs with two: ${checks.provider_twice} |
+| every lead reached an outcome | ${checks.with_outcome} of ${accepted} (outcome activities ${checks.outcomes}, plays completed ${checks.completed}) |
+| outbox rows re-sent by the workers' relay (activity rows: no webhook-worker) | ${relayed} |
+| PostgreSQL per lead: commits / rows returned | ${(dbStats.commits / accepted).toFixed(1)} / ${(dbStats.returned / accepted).toFixed(0)} |
+| rows read per table (seq scans: rows read; index rows fetched) | ${tables.map((t) => `${t.relname}: ${t.seq_scan} seq scans reading ${t.seq_read} rows, ${t.idx_fetch} by index`).join('; ')}; outbox index entries read: ${outboxIdx.map((i) => `${i.name} ${i.n}`).join(', ')} |
+| CPU per lead: worker(s) / PostgreSQL / intake | ${perLead(cpu.workers)} / ${perLead(cpu.postgres)} / ${perLead(cpu.intake)} |
+| CPU used, first POST → last outcome (of ${(cpus().length * wallSeconds).toFixed(0)} core-seconds) | worker(s) ${cpu.workers.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s, intake ${cpu.intake.toFixed(1)} s, Redis ${cpu.redis.toFixed(1)} s, load generator ${cpu.loader.toFixed(1)} s |
+| machine in that time: busy / idle / stolen | ${cpu.busy.toFixed(1)} s / ${cpu.idle.toFixed(1)} s / ${cpu.steal.toFixed(1)} s (other sessions' work included) |
+`;
+  process.stdout.write(report);
+  if (args.out) appendFileSync(join(root, args.out), report);
+  exitCode = exactlyOnce && all && all.p99 < 1 ? 0 : exactlyOnce ? 2 : 1;
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(
+    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
+  );
+  await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+}
+process.exit(exitCode);
