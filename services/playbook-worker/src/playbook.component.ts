@@ -127,7 +127,10 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
               'enrollment job',
             );
           },
-          { ...common, connection: connect() },
+          // Due steps come before new leads: one enrollment at a time, so a burst
+          // of accepted leads cannot crowd out the steps already due (their lag is
+          // what the contact promise is measured by; bench/playbook).
+          { ...common, concurrency: 1, connection: connect() },
         );
 
         const stepWorker = new Worker<StepPayload>(
