@@ -3,6 +3,7 @@ export { OutboxRelay, oldestOpenOutboxAgeSeconds } from './outbox-relay.js';
 export type { JobPayloads, QueueSetOptions, Topic } from './queues.js';
 export {
   createRedis,
+  createWorkerRedis,
   DEFAULT_JOB_OPTIONS,
   isTopic,
   producerConnection,

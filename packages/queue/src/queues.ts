@@ -94,6 +94,18 @@ function redisUrlOptions(redisUrl: string): RedisOptions {
   };
 }
 
+/**
+ * The client of one BullMQ Worker: waits for Redis instead of failing
+ * (workerConnection). A client, not the options object, because ioredis 6 allows
+ * a null retryStrategy where BullMQ 6's ConnectionOptions type does not. Errors
+ * are reported by the Worker's own 'error' events and /readyz.
+ */
+export function createWorkerRedis(redisUrl: string): Redis {
+  const redis = new Redis(workerConnection(redisUrl));
+  redis.on('error', () => {});
+  return redis;
+}
+
 /** A plain client for non-queue uses (rate limiting, readiness). Fails fast. */
 export function createRedis(redisUrl: string): Redis {
   const redis = new Redis(producerConnection(redisUrl));

@@ -1,10 +1,10 @@
 import { ActivityRecorder } from '@leadhook/activities';
 import { createPrisma, type PrismaClient } from '@leadhook/db';
 import { type MessagingProvider, SimulationProvider } from '@leadhook/providers';
-import { workerConnection } from '@leadhook/queue';
+import { createWorkerRedis } from '@leadhook/queue';
 import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
 import { DelayedError, type Job, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
 import { enrollLead } from './enrollment.job.js';
 import type { PlaybookDeps } from './playbook.deps.js';
@@ -89,14 +89,8 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
         labelNames: ['result'] as const,
         registers: [metrics.registry],
       });
-      // A client per BullMQ worker, built from workerConnection's options (waits for
-      // Redis instead of failing): passing the options object itself does not
-      // type-check, as ioredis 6 allows a null retryStrategy and BullMQ's type not.
       const connect = () => {
-        const redis = new Redis(workerConnection(config.redisUrl));
-        redis.on('error', () => {
-          // Reported by the workers' own 'error' events and /readyz.
-        });
+        const redis = createWorkerRedis(config.redisUrl);
         clients.push(redis);
         return redis;
       };

@@ -1,9 +1,9 @@
 import { createPrisma, type PrismaClient } from '@leadhook/db';
-import { workerConnection } from '@leadhook/queue';
+import { createWorkerRedis } from '@leadhook/queue';
 import type { Resolve } from '@leadhook/webhooks';
 import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
 import { DelayedError, type Job, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
 import { runDelivery } from './delivery.job.js';
 import { fanOut } from './fanout.job.js';
@@ -93,12 +93,8 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
         },
       };
 
-      // A client per BullMQ worker from workerConnection's options (waits for Redis).
       const connect = () => {
-        const redis = new Redis(workerConnection(config.redisUrl));
-        redis.on('error', () => {
-          // Reported by the workers' own 'error' events and /readyz.
-        });
+        const redis = createWorkerRedis(config.redisUrl);
         clients.push(redis);
         return redis;
       };
