@@ -58,16 +58,21 @@ export async function fanOut(deps: WebhookDeps, activityId: string): Promise<Fan
     }
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${activity.leadId}, 0))`;
     // This activity and the lead's earlier ones not fanned out yet (open outbox rows).
-    // The partial index outbox_open_idx keeps the open rows a small set to scan.
+    // LATERAL makes the plan start from the lead's activities (a handful, by
+    // activities_lead_id_occurred_at_idx) and probe each one's open row through
+    // outbox_open_activity_idx; joined the other way round it read every open
+    // activity row per fan-out, quadratic in a backlog (bench/webhooks).
     const open = await tx.$queryRaw<OpenActivity[]>`
-      SELECT o.id AS outbox_id, a.id, a.activity_type, a.activity_label
-        FROM outbox o
-        JOIN activities a ON a.id = o.payload->>'activity_id'
-       WHERE o.topic = 'activity' AND o.done_at IS NULL
-         AND a.lead_id = ${activity.leadId}
+      SELECT o.outbox_id, a.id, a.activity_type, a.activity_label
+        FROM activities a
+        CROSS JOIN LATERAL (
+          SELECT b.id AS outbox_id FROM outbox b
+           WHERE b.topic = 'activity' AND b.done_at IS NULL
+             AND b.payload->>'activity_id' = a.id
+           FOR UPDATE) o
+       WHERE a.lead_id = ${activity.leadId}
          AND (a.occurred_at, a.id) <= (${activity.occurredAt}::timestamptz, ${activity.id}::text)
-       ORDER BY a.occurred_at, a.id
-       FOR UPDATE OF o`;
+       ORDER BY a.occurred_at, a.id`;
     if (!open.some((row) => row.id === activity.id)) return { kind: 'already_done' as const };
 
     const subscriptions = await tx.subscription.findMany({
