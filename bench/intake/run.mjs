@@ -10,17 +10,15 @@
 // are not. Afterwards every lead id answered with 201 is looked up in PostgreSQL.
 //
 // Usage: node bench/intake/run.mjs [--duration 20] [--connections 64] [--out bench/RESULTS.md]
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { cpuSeconds, machineTicks, postgresPids, redisPids, root, run, sql } from '../lib.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '20' },
@@ -36,22 +34,6 @@ const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const dbName = 'leadhook_bench';
 const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
-
-async function sql(url, text, params = []) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-function run(cmd, argv, env = {}) {
-  const r = spawnSync(cmd, argv, { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed:\n${r.stdout}\n${r.stderr}`);
-  return r.stdout;
-}
 
 // --- a fresh database with one account, playbook and unlimited source ---------
 await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
@@ -154,55 +136,6 @@ function load(seconds) {
       },
     ],
   });
-}
-
-// CPU seconds (user + system) of a set of processes, from /proc: where the time goes.
-function cpuSeconds(pids) {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-      if (process.env.BENCH_DEBUG_CPU) console.error(pid, 'user', fields[11], 'sys', fields[12]);
-    } catch {}
-  }
-  return ticks / 100;
-}
-function postgresPids() {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
-      } catch {
-        return false;
-      }
-    });
-}
-
-// Machine-wide CPU from /proc/stat (user+nice+system+irq+softirq busy, steal, idle
-// ticks): how much of the machine the run had, and what a noisy neighbour took.
-function machineTicks() {
-  const f = readFileSync('/proc/stat', 'utf8')
-    .split('\n')[0]
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = f;
-  return { busy: user + nice + system + irq + softirq, idle: idle + iowait, steal: steal ?? 0 };
-}
-// Redis does the enqueues' work; not the intake's CPU, but the machine's.
-function redisPids() {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith('redis-server');
-      } catch {
-        return false;
-      }
-    });
 }
 
 await load(Number(args.warmup));

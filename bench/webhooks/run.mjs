@@ -28,16 +28,26 @@
 // Usage: node bench/webhooks/run.mjs [--leads 1000] [--per-lead 10] [--subscribers 3]
 //          [--concurrency 10] [--timeout 900] [--out bench/RESULTS.md]
 //   WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" adds node args to the worker.
-import { fork, spawn, spawnSync } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import {
+  cpuSeconds,
+  freePort,
+  machineTicks,
+  postgresPids,
+  redisPids,
+  run,
+  sleep,
+  sql,
+  waitReady,
+} from '../lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -72,80 +82,7 @@ const LABELS = [
   'note_added',
 ];
 
-async function sql(url, text, params = []) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-function run(cmd, argv, env = {}) {
-  const r = spawnSync(cmd, argv, { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed:\n${r.stdout}\n${r.stderr}`);
-  return r.stdout;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitReady(base, name) {
-  for (let i = 0; ; i++) {
-    try {
-      const r = await fetch(`${base}/readyz`);
-      if (r.ok) return;
-    } catch {}
-    if (i > 150) throw new Error(`${name} did not become ready`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
 // --- /proc accounting (as bench/intake and bench/playbook) -------------------------
-function cpuSeconds(pids) {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {}
-  }
-  return ticks / 100;
-}
-function pidsByComm(match) {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        return match(readFileSync(`/proc/${pid}/comm`, 'utf8').trim());
-      } catch {
-        return false;
-      }
-    });
-}
-const postgresPids = () => pidsByComm((c) => c === 'postgres');
-const redisPids = () => pidsByComm((c) => c.startsWith('redis-server'));
-function machineTicks() {
-  const f = readFileSync('/proc/stat', 'utf8')
-    .split('\n')[0]
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = f;
-  return { busy: user + nice + system + irq + softirq, idle: idle + iowait, steal: steal ?? 0 };
-}
 
 // --- the subscribers' process and its IPC -------------------------------------------
 function ask(child, cmd, key, extra = {}) {

@@ -1,0 +1,92 @@
+// What the benchmarks share: the checkout's root, a scratch database, running
+// the built scripts, free ports, readiness, and CPU accounting from /proc (where
+// the time goes: each process's user+system time, and the machine's busy, idle
+// and stolen ticks, so a noisy neighbour shows).
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Runs one statement on a fresh connection and returns its rows. */
+export async function sql(url, text, params = []) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs a command in the checkout; throws with its output if it fails. */
+export function run(cmd, argv, env = {}) {
+  const r = spawnSync(cmd, argv, { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitReady(base, name) {
+  for (let i = 0; ; i++) {
+    try {
+      const r = await fetch(`${base}/readyz`);
+      if (r.ok) return;
+    } catch {}
+    if (i > 150) throw new Error(`${name} did not become ready`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** CPU seconds (user + system) of a set of processes. */
+export function cpuSeconds(pids) {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {}
+  }
+  return ticks / 100;
+}
+
+function pidsByComm(match) {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        return match(readFileSync(`/proc/${pid}/comm`, 'utf8').trim());
+      } catch {
+        return false;
+      }
+    });
+}
+export const postgresPids = () => pidsByComm((c) => c === 'postgres');
+export const redisPids = () => pidsByComm((c) => c.startsWith('redis-server'));
+
+/** Machine-wide ticks from /proc/stat. */
+export function machineTicks() {
+  const f = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = f;
+  return { busy: user + nice + system + irq + softirq, idle: idle + iowait, steal: steal ?? 0 };
+}
