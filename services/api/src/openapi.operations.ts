@@ -50,7 +50,7 @@ export const OPERATIONS: readonly Operation[] = [
     operationId: 'getOpenApi',
     summary: 'This document',
     tag: 'Meta',
-    success: { status: 200, description: 'The OpenAPI 3.1 document.' },
+    success: { status: 200, schema: 'OpenApiDocument', description: 'The OpenAPI 3.1 document.' },
     public: true,
   },
   {

@@ -1,6 +1,5 @@
 import { OUTCOME_LABELS, sourceStatsSchema } from '@leadhook/contracts';
 import { newId, type PrismaClient } from '@leadhook/db';
-import supertest from 'supertest';
 import { type Harness, playbookBody, sourceBody, startHarness } from './testing/harness.js';
 import { createLead, type LeadOwner } from './testing/leads.factory.js';
 import { bodyValidator } from './validation.js';
@@ -296,7 +295,7 @@ describe('GET /marketing_sources/{id}/stats', () => {
 
     expect((await api.get(path('src_00000000000000000000000000'))).status).toBe(404);
     // Without a key it is 401, like every other management route.
-    expect((await supertest(h.app).get(path(source.sourceId))).status).toBe(401);
+    expect((await h.anonymous.get(path(source.sourceId))).status).toBe(401);
   });
 
   it('answers 422 with the reason for a bad range', async () => {
@@ -326,7 +325,7 @@ describe('GET /marketing_sources/{id}/stats', () => {
   });
 
   it('is documented: query parameters, the SourceStats schema and a 422', async () => {
-    const doc = (await supertest(h.app).get('/api/v1/openapi.json')).body;
+    const doc = (await h.anonymous.get('/api/v1/openapi.json')).body;
     const op = doc.paths['/marketing_sources/{id}/stats']?.get;
     expect(op.operationId).toBe('getMarketingSourceStats');
     expect(op.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`)).toEqual([
