@@ -109,8 +109,8 @@ export async function sourceStats(
   const dayReasons = new Map<string, Map<string, RejectionReason>>();
   for (const { day, field, code, n } of reasonRows) {
     addReason(reasons, field, code, n);
-    let ofDay = dayReasons.get(day);
-    if (!ofDay) dayReasons.set(day, (ofDay = new Map()));
+    const ofDay = dayReasons.get(day) ?? new Map<string, RejectionReason>();
+    dayReasons.set(day, ofDay);
     addReason(ofDay, field, code, n);
   }
   for (const [day, ofDay] of dayReasons) {
