@@ -216,7 +216,7 @@ Execution time (ms, median of ${runs} after a warm-up) and the top node's buffer
 \`services/api/src/stats.queries.ts\`. "before": the indexes of 20261122190000 (submissions
 (source_id, created_at)) and jit=${counts.jit} as the server sets it, i.e. what was served;
 "indexes": 20261122203000_stats_indexes, jit still ${counts.jit}; "after": those indexes and
-\`SET LOCAL jit = off\`, what is served now.
+\`SET LOCAL jit = off\`, what is served now. All three run today's SQL.
 
 | range | query | before ms | before buffers | indexes ms | indexes buffers | after ms | after buffers |
 |---|---|---|---|---|---|---|---|

@@ -25,11 +25,11 @@ import type { StatsRange } from './stats.range.js';
 
 /**
  * Run before each query, in its transaction. The row estimate of
- * jsonb_array_elements (100 per row) makes a year of rejections look like ten
+ * jsonb_array_elements (100 per row) made a year of rejections look like ten
  * million rows, past PostgreSQL's JIT inlining and optimization thresholds: on a
  * million submissions JIT compilation took 3.8 s of a 2.9 s query (the workers'
- * share included), for counts that take a few hundred ms to compute
- * (bench/RESULTS.md). These aggregates never gain from JIT.
+ * share included), and it cost 50-150 ms on the others, for counts that take a
+ * few hundred ms to compute (bench/RESULTS.md). These aggregates never gain from JIT.
  */
 export const STATS_JIT_OFF: Prisma.Sql = Prisma.sql`SET LOCAL jit = off`;
 
@@ -67,26 +67,33 @@ export function submissionsByDaySql(sourceId: string, range: StatsRange): Prisma
     ) g`;
 }
 
-/** Rejected submissions per UTC day and (field, code): one count per distinct reason of a submission. */
+/**
+ * Rejected submissions per UTC day and (field, code): one count per distinct
+ * reason of a submission. The rows are first grouped by (day, errors): sellers
+ * repeat the same mistakes, so the jsonb is unnested once per distinct list and
+ * day rather than once per submission, and the rows sorted or hashed afterwards
+ * are those few groups, not every rejected submission with its jsonb.
+ */
 export function rejectionReasonsByDaySql(sourceId: string, range: StatsRange): Prisma.Sql {
   const [from, until] = bounds(range);
   return Prisma.sql`
-    SELECT to_char(g.d, 'YYYY-MM-DD') AS day, g.field, g.code, g.n
+    SELECT to_char(g.d, 'YYYY-MM-DD') AS day, r.field, r.code, sum(g.n)::int AS n
     FROM (
-      SELECT (s.created_at AT TIME ZONE 'UTC')::date AS d, r.field, r.code, count(*)::int AS n
-      FROM submissions s
-      CROSS JOIN LATERAL (
-        SELECT DISTINCT coalesce(e ->> 'field', '') AS field, coalesce(e ->> 'code', '') AS code
-        FROM jsonb_array_elements(
-          CASE jsonb_typeof(s.errors) WHEN 'array' THEN s.errors ELSE '[]'::jsonb END
-        ) AS e
-      ) r
-      WHERE s.source_id = ${sourceId}
-        AND s.created_at >= ${from}::timestamptz
-        AND s.created_at < ${until}::timestamptz
-        AND s.result = 'rejected'
-      GROUP BY 1, 2, 3
-    ) g`;
+      SELECT (created_at AT TIME ZONE 'UTC')::date AS d, errors, count(*) AS n
+      FROM submissions
+      WHERE source_id = ${sourceId}
+        AND created_at >= ${from}::timestamptz
+        AND created_at < ${until}::timestamptz
+        AND result = 'rejected'
+      GROUP BY 1, 2
+    ) g
+    CROSS JOIN LATERAL (
+      SELECT DISTINCT coalesce(e ->> 'field', '') AS field, coalesce(e ->> 'code', '') AS code
+      FROM jsonb_array_elements(
+        CASE jsonb_typeof(g.errors) WHEN 'array' THEN g.errors ELSE '[]'::jsonb END
+      ) AS e
+    ) r
+    GROUP BY g.d, r.field, r.code`;
 }
 
 /** Outcomes of the source's leads per UTC day and label (at most one per lead: a unique partial index). */
