@@ -1,7 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { ensureBuilt, ROOT, type Service, startService, waitFor } from './support.js';
+import { createAccount, ensureBuilt, type Service, startService, waitFor } from './support.js';
 
 /**
  * A lead from a seller's POST to its outcome, through the real processes of
@@ -56,16 +54,7 @@ beforeAll(async () => {
     CONTACT_HOURS: '00:00-24:00',
     LOG_LEVEL: 'warn',
   });
-  const created = spawnSync(
-    process.execPath,
-    [join(ROOT, 'scripts', 'dist', 'leadhook.js'), 'account', 'create', 'E2E'],
-    {
-      cwd: ROOT,
-      encoding: 'utf8',
-      env: { ...process.env, DATABASE_URL: db.url },
-    },
-  );
-  const { api_key: apiKey } = JSON.parse(created.stdout) as { api_key: string };
+  const { api_key: apiKey } = await createAccount(db.url, 'E2E');
   api = (path, init = {}) =>
     fetch(`http://127.0.0.1:${service.ports.API_PORT}/api/v1${path}`, {
       method: init.method ?? 'GET',

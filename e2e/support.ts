@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 /**
  * Process-level tests: the built `pnpm start` supervisor and the four built
@@ -103,4 +104,22 @@ export async function startService(env: Record<string, string>): Promise<Service
     });
   }
   return { ports, process: child, output: () => output, exited };
+}
+
+/**
+ * `leadhook account create NAME` through the built CLI. Asynchronous on purpose:
+ * a spawnSync longer than the servers' keep-alive timeout (5 s, easily reached on
+ * a loaded machine) blocks the event loop while they close the idle sockets of
+ * fetch's pool, and the next request goes out on a closed one ("other side closed").
+ */
+export async function createAccount(
+  databaseUrl: string,
+  name: string,
+): Promise<{ account_id: string; api_key: string }> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [join(ROOT, 'scripts', 'dist', 'leadhook.js'), 'account', 'create', name],
+    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATABASE_URL: databaseUrl } },
+  );
+  return JSON.parse(stdout) as { account_id: string; api_key: string };
 }

@@ -1,6 +1,5 @@
 import { activityCatalogSchema, activityReportSchema } from '@leadhook/contracts';
 import { newId } from '@leadhook/db';
-import supertest from 'supertest';
 import {
   type AuthedAgent,
   type Harness,
@@ -123,7 +122,7 @@ describe('GET /activity_catalog', () => {
   });
 
   it('needs the API key', async () => {
-    const res = await supertest(h.app).get('/api/v1/activity_catalog');
+    const res = await h.anonymous.get('/api/v1/activity_catalog');
     expect(res.status).toBe(401);
   });
 });

@@ -15,6 +15,7 @@ import { requireApiKey } from './auth.middleware.js';
 import { deliveriesRoutes } from './deliveries.routes.js';
 import { ApiError, errorHandler, routeNotFound } from './errors.js';
 import { leadsRoutes } from './leads.routes.js';
+import { redactApiPath } from './log-path.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { playbooksRoutes } from './playbooks.routes.js';
 import { sourcesRoutes } from './sources.routes.js';
@@ -119,7 +120,9 @@ export function apiRouter(deps: ApiDeps): Router {
 export function createApp(deps: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.use(httpObservability({ logger: deps.logger, metrics: deps.metrics }));
+  app.use(
+    httpObservability({ logger: deps.logger, metrics: deps.metrics, redactUrl: redactApiPath }),
+  );
   app.use(
     healthRoutes({
       checks: { postgres: () => deps.prisma.$queryRaw`SELECT 1`, ...deps.readinessChecks },

@@ -50,7 +50,7 @@ export const OPERATIONS: readonly Operation[] = [
     operationId: 'getOpenApi',
     summary: 'This document',
     tag: 'Meta',
-    success: { status: 200, description: 'The OpenAPI 3.1 document.' },
+    success: { status: 200, schema: 'OpenApiDocument', description: 'The OpenAPI 3.1 document.' },
     public: true,
   },
   {
@@ -115,9 +115,10 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: '/marketing_sources/{id}/stats',
     operationId: 'getMarketingSourceStats',
-    summary: 'Source performance: accepted, duplicate, rejected by reason, and outcomes reached',
+    summary:
+      'Source performance: accepted, duplicate, rejected by reason, and outcomes reached, per day',
     description:
-      "Counts over a range of UTC days (default: the last 30, today included; at most 366). Submissions count by when they arrived; `outcomes` counts the source's leads by when their outcome occurred and lists every outcome label of the catalog (0 when none). `by_day` has one entry per day of the range, zeros included.",
+      "Counts over a range of UTC days (default: the last 30, today included; at most 366). Submissions count by when they arrived; `outcomes` counts the source's leads by when their outcome occurred and lists every outcome label of the catalog (0 when none). `by_day` has one entry per day of the range, zeros included, with the same figures as the whole range (accepted, duplicate, rejected by reason, outcomes by label).",
     tag: 'Marketing sources',
     filters: {
       from: sourceStatsQuerySchema.properties.from,

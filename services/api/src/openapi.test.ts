@@ -12,11 +12,12 @@ import {
   subscriptionWithSecretSchema,
 } from '@leadhook/contracts';
 import { createLogger, createMetrics } from '@leadhook/observability';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Router } from 'express';
-import supertest from 'supertest';
 import { API_PREFIX, apiRouter } from './app.js';
 import { buildOpenApiDocument, INTAKE_PATH } from './openapi.js';
 import { type Harness, startHarness } from './testing/harness.js';
+import { schemaValidator } from './testing/openapi-responses.js';
 
 let h: Harness;
 let doc: {
@@ -43,7 +44,7 @@ interface OperationDoc {
 
 beforeAll(async () => {
   h = await startHarness();
-  const res = await supertest(h.app).get(`${API_PREFIX}/openapi.json`);
+  const res = await h.anonymous.get(`${API_PREFIX}/openapi.json`);
   expect(res.status).toBe(200);
   doc = res.body;
 });
@@ -132,6 +133,31 @@ describe('OpenAPI coverage', () => {
 });
 
 describe('the OpenAPI document', () => {
+  it('is valid against the official OpenAPI 3.1 schema', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('the OpenAPI schema check refuses a broken document (the check can fail)', async () => {
+    const broken = structuredClone(doc);
+    // A response object must have a description; a path must start with a slash.
+    const account = broken.paths['/account']?.get?.responses['200'] as Record<string, unknown>;
+    delete account.description;
+    broken.paths.account = {};
+    const result = await new Validator().validate(broken);
+    expect(result.valid).toBe(false);
+  });
+
+  it('publishes only component schemas that are valid JSON Schema 2020-12 (the dialect it names)', () => {
+    expect(Object.keys(doc.components.schemas).length).toBeGreaterThan(30);
+    for (const name of Object.keys(doc.components.schemas)) {
+      expect([name, typeof schemaValidator(name)]).toEqual([name, 'function']);
+    }
+  });
+
   it('is OpenAPI 3.1 with a bearer scheme, served without a key', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.components.securitySchemes.bearerAuth).toEqual(
@@ -195,7 +221,7 @@ describe('the OpenAPI document', () => {
       $ref: '#/components/schemas/ActivityReport',
     });
     expect(Object.keys(post?.responses ?? {}).sort()).toEqual(
-      ['201', '400', '401', '404', '409', '422', '503'].sort(),
+      ['201', '400', '401', '404', '409', '413', '415', '422', '503'].sort(),
     );
     const { schemas } = doc.components;
     expect(schemas.ActivityCreate).toEqual(JSON.parse(JSON.stringify(activityCreateSchema)));

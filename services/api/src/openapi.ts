@@ -47,7 +47,16 @@ import { OPERATIONS, type Operation } from './openapi.operations.js';
 
 const { $id: _leadSubmissionId, ...leadSubmission } = leadSubmissionSchema;
 
+/** What GET /openapi.json answers: this very document (its shape is checked by the OpenAPI 3.1 schema in openapi.test.ts). */
+const openApiDocumentSchema = {
+  title: 'OpenApiDocument',
+  type: 'object',
+  required: ['openapi', 'info', 'paths', 'components'],
+  properties: { openapi: { type: 'string', pattern: '^3\\.1\\.\\d+$' } },
+} as const;
+
 const SCHEMAS = {
+  OpenApiDocument: openApiDocumentSchema,
   Error: errorEnvelopeSchema,
   Account: accountSchema,
   AccountUpdate: accountUpdateSchema,
@@ -126,16 +135,23 @@ function operationObject(op: Operation) {
     responses[401] = {
       ...errorResponse('unauthorized: missing, wrong or revoked API key.'),
       headers: {
-        'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } },
+        'WWW-Authenticate': { description: 'Bearer', required: true, schema: { type: 'string' } },
       },
     };
   responses[503] = {
     ...errorResponse('service_unavailable: the database cannot be reached; retry.'),
-    headers: RETRY_AFTER,
+    headers: { 'Retry-After': { ...RETRY_AFTER['Retry-After'], required: true } },
   };
   if (op.path.includes('{id}')) responses[404] = errorResponse('not_found: no such object here.');
   if (op.conflicts) responses[op.conflicts.status] = errorResponse(op.conflicts.description);
-  if (op.body) responses[400] = errorResponse('malformed_body: the body is not a JSON object.');
+  // Every POST and PATCH reads its body as JSON (app.ts), whether or not it takes one.
+  if (op.method === 'post' || op.method === 'patch') {
+    responses[400] = errorResponse('malformed_body: the body is not a JSON object.');
+    responses[413] = errorResponse('payload_too_large: the body is over 256 KiB.');
+    responses[415] = errorResponse(
+      'unsupported_media_type: a body that is not application/json (or an unsupported encoding).',
+    );
+  }
   if (op.body || op.list || op.invalid) {
     responses[422] = errorResponse(
       op.invalid ?? 'validation_failed: every problem is listed in details.',

@@ -1,6 +1,5 @@
 import { OUTCOME_LABELS, sourceStatsSchema } from '@leadhook/contracts';
 import { newId, type PrismaClient } from '@leadhook/db';
-import supertest from 'supertest';
 import { type Harness, playbookBody, sourceBody, startHarness } from './testing/harness.js';
 import { createLead, type LeadOwner } from './testing/leads.factory.js';
 import { bodyValidator } from './validation.js';
@@ -77,7 +76,24 @@ async function owner() {
 }
 
 const zeroOutcomes = () => Object.fromEntries(OUTCOME_LABELS.map((l) => [l, 0]));
-const zeroDay = (date: string) => ({ date, accepted: 0, duplicate: 0, rejected: 0, outcomes: 0 });
+interface DayFigures {
+  accepted?: number;
+  duplicate?: number;
+  /** Rejected submissions, then their reasons as [field, code, count]. */
+  rejected?: [number, ...[string, string, number][]];
+  outcomes?: Record<string, number>;
+}
+/** One by_day entry: zeros but for the figures given. */
+const day = (date: string, figures: DayFigures = {}) => {
+  const [total, ...reasons] = figures.rejected ?? [0];
+  return {
+    date,
+    accepted: figures.accepted ?? 0,
+    duplicate: figures.duplicate ?? 0,
+    rejected: { total, by_reason: reasons.map(([field, code, count]) => ({ field, code, count })) },
+    outcomes: { ...zeroOutcomes(), ...figures.outcomes },
+  };
+};
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const DAY_MS = 86_400_000;
 
@@ -142,14 +158,26 @@ describe('GET /marketing_sources/{id}/stats', () => {
         ],
       },
       outcomes: { ...zeroOutcomes(), qualified: 2, not_interested: 1 },
+      // Each day has the same figures as the whole range: reasons in the same order.
       by_day: [
-        { date: '2026-03-01', accepted: 1, duplicate: 1, rejected: 0, outcomes: 0 },
-        { date: '2026-03-02', accepted: 0, duplicate: 0, rejected: 0, outcomes: 2 },
-        { date: '2026-03-03', accepted: 2, duplicate: 0, rejected: 1, outcomes: 0 },
-        zeroDay('2026-03-04'),
-        { date: '2026-03-05', accepted: 0, duplicate: 0, rejected: 1, outcomes: 0 },
-        zeroDay('2026-03-06'),
-        { date: '2026-03-07', accepted: 0, duplicate: 0, rejected: 1, outcomes: 1 },
+        day('2026-03-01', { accepted: 1, duplicate: 1 }),
+        day('2026-03-02', { outcomes: { qualified: 1, not_interested: 1 } }),
+        day('2026-03-03', {
+          accepted: 2,
+          rejected: [1, ['email', 'required', 1], ['phone', 'invalid', 1]],
+        }),
+        day('2026-03-04'),
+        day('2026-03-05', { rejected: [1, ['phone', 'invalid', 1]] }),
+        day('2026-03-06'),
+        day('2026-03-07', {
+          rejected: [
+            1,
+            ['date_of_birth', 'invalid', 1],
+            ['email', 'invalid', 1],
+            ['phone', 'invalid', 1],
+          ],
+          outcomes: { qualified: 1 },
+        }),
       ],
     });
     // Every catalog outcome label is a key, and nothing else.
@@ -171,20 +199,12 @@ describe('GET /marketing_sources/{id}/stats', () => {
       count: 1,
     });
     expect(wide.body.by_day).toHaveLength(9);
-    expect(wide.body.by_day[0]).toEqual({
-      date: '2026-02-28',
-      accepted: 1,
-      duplicate: 0,
-      rejected: 0,
-      outcomes: 1,
-    });
-    expect(wide.body.by_day[8]).toEqual({
-      date: '2026-03-08',
-      accepted: 0,
-      duplicate: 0,
-      rejected: 1,
-      outcomes: 1,
-    });
+    expect(wide.body.by_day[0]).toEqual(
+      day('2026-02-28', { accepted: 1, outcomes: { unreachable: 1 } }),
+    );
+    expect(wide.body.by_day[8]).toEqual(
+      day('2026-03-08', { rejected: [1, ['zip', 'invalid', 1]], outcomes: { opted_out: 1 } }),
+    );
   });
 
   it('counts a submission with the same reason twice once for it', async () => {
@@ -201,7 +221,37 @@ describe('GET /marketing_sources/{id}/stats', () => {
       by_reason: [{ field: 'phone', code: 'invalid', count: 1 }],
     });
     expect(res.body.by_day).toEqual([
-      { date: '2026-05-01', accepted: 0, duplicate: 0, rejected: 1, outcomes: 0 },
+      day('2026-05-01', { rejected: [1, ['phone', 'invalid', 1]] }),
+    ]);
+  });
+
+  it('orders tied reasons by field bytewise (UTF-8), in total and per day, over several days', async () => {
+    const { api, source } = await owner();
+    // Extra fields' names are the seller's text: UTF-16 order would put the emoji
+    // (a surrogate pair, 0xD83D…) before U+FFFD, bytewise it comes after (F0 > EF).
+    const names = ['\u{1F600}_note', '\uFFFD_note', 'alpha', 'Zeta'];
+    for (const at of ['2026-06-01T10:00:00.000Z', '2026-06-02T10:00:00.000Z']) {
+      await submission(
+        h.prisma,
+        source,
+        'rejected',
+        at,
+        names.map((field) => ({ field, code: 'too_long' })),
+      );
+    }
+    const res = await api.get(
+      `/api/v1/marketing_sources/${source.sourceId}/stats?from=2026-06-01&to=2026-06-02`,
+    );
+    expect(res.status).toBe(200);
+    const order = ['Zeta', 'alpha', '\uFFFD_note', '\u{1F600}_note'];
+    expect(res.body.rejected).toEqual({
+      total: 2,
+      by_reason: order.map((field) => ({ field, code: 'too_long', count: 2 })),
+    });
+    const perDay = order.map((field): [string, string, number] => [field, 'too_long', 1]);
+    expect(res.body.by_day).toEqual([
+      day('2026-06-01', { rejected: [1, ...perDay] }),
+      day('2026-06-02', { rejected: [1, ...perDay] }),
     ]);
   });
 
@@ -228,9 +278,9 @@ describe('GET /marketing_sources/{id}/stats', () => {
       outcomes: { callback_requested: 1, qualified: 0 },
     });
     expect(res.body.by_day).toEqual([
-      { date: '2026-04-01', accepted: 0, duplicate: 1, rejected: 0, outcomes: 0 },
-      { date: '2026-04-02', accepted: 0, duplicate: 0, rejected: 0, outcomes: 1 },
-      { date: '2026-04-03', accepted: 1, duplicate: 0, rejected: 0, outcomes: 0 },
+      day('2026-04-01', { duplicate: 1 }),
+      day('2026-04-02', { outcomes: { callback_requested: 1 } }),
+      day('2026-04-03', { accepted: 1 }),
     ]);
   });
 
@@ -254,20 +304,8 @@ describe('GET /marketing_sources/{id}/stats', () => {
     expect(days.map((d) => d.date)).toEqual(
       Array.from({ length: 30 }, (_, i) => utcDay(firstDay + i * DAY_MS)),
     );
-    expect(days[0]).toEqual({
-      date: utcDay(firstDay),
-      accepted: 0,
-      duplicate: 1,
-      rejected: 0,
-      outcomes: 1,
-    });
-    expect(days[29]).toEqual({
-      date: utcDay(todayStart),
-      accepted: 1,
-      duplicate: 0,
-      rejected: 0,
-      outcomes: 0,
-    });
+    expect(days[0]).toEqual(day(utcDay(firstDay), { duplicate: 1, outcomes: { qualified: 1 } }));
+    expect(days[29]).toEqual(day(utcDay(todayStart), { accepted: 1 }));
 
     // Only `to`: the 30 days that end with it.
     const ending = await api.get(
@@ -296,7 +334,7 @@ describe('GET /marketing_sources/{id}/stats', () => {
 
     expect((await api.get(path('src_00000000000000000000000000'))).status).toBe(404);
     // Without a key it is 401, like every other management route.
-    expect((await supertest(h.app).get(path(source.sourceId))).status).toBe(401);
+    expect((await h.anonymous.get(path(source.sourceId))).status).toBe(401);
   });
 
   it('answers 422 with the reason for a bad range', async () => {
@@ -326,7 +364,7 @@ describe('GET /marketing_sources/{id}/stats', () => {
   });
 
   it('is documented: query parameters, the SourceStats schema and a 422', async () => {
-    const doc = (await supertest(h.app).get('/api/v1/openapi.json')).body;
+    const doc = (await h.anonymous.get('/api/v1/openapi.json')).body;
     const op = doc.paths['/marketing_sources/{id}/stats']?.get;
     expect(op.operationId).toBe('getMarketingSourceStats');
     expect(op.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`)).toEqual([

@@ -49,7 +49,32 @@ export const rejectionReasonSchema = {
   additionalProperties: false,
 } as const;
 
-/** One UTC day of the range. */
+/** Rejected submissions: how many, and why. */
+const rejectedSchema = {
+  type: 'object',
+  required: ['total', 'by_reason'],
+  properties: {
+    total: countSchema,
+    by_reason: {
+      type: 'array',
+      items: rejectionReasonSchema,
+      description:
+        'One entry per (field, code); a submission with several reasons counts once in each. Ordered by count (descending), then field, then code.',
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+/** Outcomes reached, by label. */
+const outcomesSchema = {
+  type: 'object',
+  additionalProperties: countSchema,
+  description:
+    "Every outcome label of the activity catalog, with the number of this source's leads whose outcome occurred in the period (0 when none).",
+  examples: [{ qualified: 3, not_interested: 1, opted_out: 0 }],
+} as const;
+
+/** One UTC day of the range: the same figures as the whole range, for that day. */
 export const sourceStatsDaySchema = {
   type: 'object',
   required: ['date', 'accepted', 'duplicate', 'rejected', 'outcomes'],
@@ -57,11 +82,8 @@ export const sourceStatsDaySchema = {
     date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', examples: ['2026-11-22'] },
     accepted: countSchema,
     duplicate: countSchema,
-    rejected: countSchema,
-    outcomes: {
-      ...countSchema,
-      description: "Outcomes (any label) the source's leads reached that day.",
-    },
+    rejected: rejectedSchema,
+    outcomes: outcomesSchema,
   },
   additionalProperties: false,
 } as const;
@@ -79,32 +101,13 @@ export const sourceStatsSchema = {
       ...countSchema,
       description: "Submissions of a phone already among the account's recent leads.",
     },
-    rejected: {
-      type: 'object',
-      required: ['total', 'by_reason'],
-      properties: {
-        total: countSchema,
-        by_reason: {
-          type: 'array',
-          items: rejectionReasonSchema,
-          description:
-            'One entry per (field, code); a submission with several reasons counts once in each. Ordered by count (descending), then field, then code.',
-        },
-      },
-      additionalProperties: false,
-    },
-    outcomes: {
-      type: 'object',
-      additionalProperties: countSchema,
-      description:
-        "Every outcome label of the activity catalog, with the number of this source's leads whose outcome occurred in the range (0 when none).",
-      examples: [{ qualified: 3, not_interested: 1, opted_out: 0 }],
-    },
+    rejected: rejectedSchema,
+    outcomes: outcomesSchema,
     by_day: {
       type: 'array',
       items: sourceStatsDaySchema,
       description:
-        'One entry per UTC day of the range, oldest first, days without activity included (zeros).',
+        'One entry per UTC day of the range, oldest first, days without activity included (zeros): accepted, duplicate, rejected by reason and outcomes by label, as for the whole range.',
     },
   },
   additionalProperties: false,

@@ -6,6 +6,7 @@ import { QueueSet } from '@leadhook/queue';
 import type { Express } from 'express';
 import supertest from 'supertest';
 import { type ApiOptions, createApp } from '../app.js';
+import { expectDocumentedResponse } from './openapi-responses.js';
 
 export const PUBLIC_BASE_URL = 'https://leads.example.test';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -18,8 +19,14 @@ export interface Harness {
   queues: QueueSet;
   /** An account made through the same function the CLI uses (a factory, not a fixture). */
   newAccount(name?: string): Promise<CreatedAccount>;
-  /** supertest requests with the account's bearer key. */
+  /**
+   * supertest requests with the account's bearer key. Every answer is checked
+   * against the OpenAPI document (testing/openapi-responses.ts) before the test
+   * sees it.
+   */
   as(apiKey: string): AuthedAgent;
+  /** supertest requests without a key, checked the same way. */
+  anonymous: AuthedAgent;
   /** Another app on the same database and queues, with other API options (e.g. private targets). */
   withOptions(options: Partial<ApiOptions>): { as(apiKey: string): AuthedAgent };
   close(): Promise<void>;
@@ -53,6 +60,7 @@ export async function startHarness(options: Partial<ApiOptions> = {}): Promise<H
     queues,
     newAccount: (name) => createAccount(prisma, name ?? `Account ${++counter}`),
     as: authedAgent(app),
+    anonymous: agent(app, (test) => test),
     withOptions: (extra) => ({ as: authedAgent(appWith(extra)) }),
     close: async () => {
       // The jobs this file enqueued live under its own prefix: remove them.
@@ -65,16 +73,23 @@ export async function startHarness(options: Partial<ApiOptions> = {}): Promise<H
 }
 
 function authedAgent(app: Express): (apiKey: string) => AuthedAgent {
+  return (apiKey) => agent(app, (test) => test.set('authorization', `Bearer ${apiKey}`));
+}
+
+/**
+ * Requests whose answers must match the OpenAPI document: supertest runs the
+ * check when the test awaits the request, before any `.expect` the test adds.
+ */
+function agent(app: Express, prepare: (test: supertest.Test) => supertest.Test): AuthedAgent {
   const request = supertest(app);
-  return (apiKey) => {
-    const auth = (test: supertest.Test) => test.set('authorization', `Bearer ${apiKey}`);
-    return {
-      get: (path) => auth(request.get(path)),
-      post: (path) => auth(request.post(path)),
-      put: (path) => auth(request.put(path)),
-      patch: (path) => auth(request.patch(path)),
-      delete: (path) => auth(request.delete(path)),
-    };
+  const checked = (verb: Verb) => (path: string) =>
+    prepare(request[verb](path)).expect((res) => expectDocumentedResponse(verb, path, res));
+  return {
+    get: checked('get'),
+    post: checked('post'),
+    put: checked('put'),
+    patch: checked('patch'),
+    delete: checked('delete'),
   };
 }
 

@@ -1,0 +1,120 @@
+import { Prisma } from '@leadhook/db';
+import type { StatsRange } from './stats.range.js';
+
+/**
+ * The three grouped reads of `GET /marketing_sources/{id}/stats`, as SQL values:
+ * stats.service.ts runs them, and bench/stats runs these very statements under
+ * EXPLAIN (ANALYZE, BUFFERS) on a million submissions (bench/RESULTS.md, "Stats
+ * with 1 M submissions"), so the plans measured are the plans served.
+ *
+ * Why they stay fast (the indexes of migration 20261122203000_stats_indexes):
+ * - by day and result: an index-only scan of submissions (source_id, created_at,
+ *   result) over the source's rows in the range, never the account's or the
+ *   table's other rows; GROUP BY folds them to at most 367 × 3 rows.
+ * - rejection reasons: the partial index submissions (source_id, created_at)
+ *   WHERE result = 'rejected' reaches only the rejected rows (their jsonb is read
+ *   from the heap: errors can outgrow an index tuple, so it is not included).
+ * - outcomes: the account's outcomes in the range by the partial index
+ *   activities (account_id, occurred_at) WHERE activity_type = 'outcome', each
+ *   checked against the source's leads (leads (source_id, id)). The
+ *   `a.account_id` condition is there for that index.
+ *
+ * Bounds are sent as ISO strings cast to timestamptz, so the session TimeZone
+ * cannot shift them; days are cut in UTC for the same reason.
+ */
+
+/**
+ * Run before each query, in its transaction. The row estimate of
+ * jsonb_array_elements (100 per row) made a year of rejections look like ten
+ * million rows, past PostgreSQL's JIT inlining and optimization thresholds: on a
+ * million submissions JIT compilation took 3.8 s of a 2.9 s query (the workers'
+ * share included), and it cost 50-150 ms on the others, for counts that take a
+ * few hundred ms to compute (bench/RESULTS.md). These aggregates never gain from JIT.
+ */
+export const STATS_JIT_OFF: Prisma.Sql = Prisma.sql`SET LOCAL jit = off`;
+
+export interface DayResultRow {
+  day: string;
+  result: string;
+  n: number;
+}
+export interface DayReasonRow {
+  day: string;
+  field: string;
+  code: string;
+  n: number;
+}
+export interface DayOutcomeRow {
+  day: string;
+  label: string;
+  n: number;
+}
+
+const bounds = (range: StatsRange) => [range.from.toISOString(), range.until.toISOString()];
+
+/** Submissions of the source per UTC day and result. */
+export function submissionsByDaySql(sourceId: string, range: StatsRange): Prisma.Sql {
+  const [from, until] = bounds(range);
+  return Prisma.sql`
+    SELECT to_char(g.d, 'YYYY-MM-DD') AS day, g.result, g.n
+    FROM (
+      SELECT (created_at AT TIME ZONE 'UTC')::date AS d, result, count(*)::int AS n
+      FROM submissions
+      WHERE source_id = ${sourceId}
+        AND created_at >= ${from}::timestamptz
+        AND created_at < ${until}::timestamptz
+      GROUP BY 1, 2
+    ) g`;
+}
+
+/**
+ * Rejected submissions per UTC day and (field, code): one count per distinct
+ * reason of a submission. The rows are first grouped by (day, errors): sellers
+ * repeat the same mistakes, so the jsonb is unnested once per distinct list and
+ * day rather than once per submission, and the rows sorted or hashed afterwards
+ * are those few groups, not every rejected submission with its jsonb.
+ */
+export function rejectionReasonsByDaySql(sourceId: string, range: StatsRange): Prisma.Sql {
+  const [from, until] = bounds(range);
+  return Prisma.sql`
+    SELECT to_char(g.d, 'YYYY-MM-DD') AS day, r.field, r.code, sum(g.n)::int AS n
+    FROM (
+      SELECT (created_at AT TIME ZONE 'UTC')::date AS d, errors, count(*) AS n
+      FROM submissions
+      WHERE source_id = ${sourceId}
+        AND created_at >= ${from}::timestamptz
+        AND created_at < ${until}::timestamptz
+        AND result = 'rejected'
+      GROUP BY 1, 2
+    ) g
+    CROSS JOIN LATERAL (
+      SELECT DISTINCT coalesce(e ->> 'field', '') AS field, coalesce(e ->> 'code', '') AS code
+      FROM jsonb_array_elements(
+        CASE jsonb_typeof(g.errors) WHEN 'array' THEN g.errors ELSE '[]'::jsonb END
+      ) AS e
+    ) r
+    GROUP BY g.d, r.field, r.code`;
+}
+
+/** Outcomes of the source's leads per UTC day and label (at most one per lead: a unique partial index). */
+export function outcomesByDaySql(
+  accountId: string,
+  sourceId: string,
+  range: StatsRange,
+): Prisma.Sql {
+  const [from, until] = bounds(range);
+  return Prisma.sql`
+    SELECT to_char(g.d, 'YYYY-MM-DD') AS day, g.label, g.n
+    FROM (
+      SELECT (a.occurred_at AT TIME ZONE 'UTC')::date AS d, a.activity_label AS label,
+             count(*)::int AS n
+      FROM activities a
+      JOIN leads l ON l.id = a.lead_id
+      WHERE l.source_id = ${sourceId}
+        AND a.account_id = ${accountId}
+        AND a.activity_type = 'outcome'
+        AND a.occurred_at >= ${from}::timestamptz
+        AND a.occurred_at < ${until}::timestamptz
+      GROUP BY 1, 2
+    ) g`;
+}

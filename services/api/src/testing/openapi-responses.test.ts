@@ -1,0 +1,98 @@
+import { documentedPath, type ObservedResponse, responseProblems } from './openapi-responses.js';
+
+/**
+ * The check every api test runs on every answer (harness.ts): these cases show
+ * it fails where an answer departs from the document, so a green api suite means
+ * the answers were really compared.
+ */
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  ({
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    text: JSON.stringify(body),
+    body,
+  }) satisfies ObservedResponse;
+
+const error = (code: string) => ({ error: { code, message: 'm', details: [] } });
+const playbook = {
+  id: 'pb_01jdq3v3m5a8f0k2x9b7c6d4e1',
+  name: 'Auto quotes',
+  steps: [{ type: 'sms', delay_seconds: 0, template: 'Hi' }],
+  created_at: '2026-11-22T15:04:05.123Z',
+  updated_at: '2026-11-22T15:04:05.123Z',
+};
+
+describe('documentedPath', () => {
+  it('maps request URLs to path templates, query strings aside', () => {
+    expect(documentedPath('/api/v1/playbooks?limit=2')).toBe('/playbooks');
+    expect(documentedPath('/api/v1/playbooks/pb_1')).toBe('/playbooks/{id}');
+    expect(documentedPath('/api/v1/account/api_keys/rotate')).toBe('/account/api_keys/rotate');
+    expect(documentedPath('/api/v1/marketing_sources/src_1/stats?from=2026-01-01')).toBe(
+      '/marketing_sources/{id}/stats',
+    );
+    expect(documentedPath('/api/v1/playbooks/pb_1/extra')).toBeUndefined();
+    expect(documentedPath('/healthz')).toBeUndefined();
+  });
+});
+
+describe('responseProblems', () => {
+  it('accepts an answer that fits its documented response', () => {
+    expect(responseProblems('get', '/api/v1/playbooks/pb_1', json(200, playbook))).toEqual([]);
+    expect(
+      responseProblems('get', '/api/v1/playbooks/pb_1', json(404, error('not_found'))),
+    ).toEqual([]);
+    expect(
+      responseProblems('delete', '/api/v1/playbooks/pb_1', { status: 204, headers: {}, text: '' }),
+    ).toEqual([]);
+  });
+
+  it('refuses an undocumented path, method or status', () => {
+    expect(responseProblems('get', '/api/v1/nowhere', json(200, {}))).toEqual([
+      expect.stringContaining('not a documented path'),
+    ]);
+    expect(responseProblems('put', '/api/v1/account', json(200, {}))).toEqual([
+      expect.stringContaining('not a documented operation'),
+    ]);
+    expect(responseProblems('get', '/api/v1/playbooks/pb_1', json(409, error('x')))).toEqual([
+      expect.stringContaining('answered 409, not a documented status'),
+    ]);
+    expect(responseProblems('get', '/api/v1/account', json(500, error('internal_error')))).toEqual([
+      expect.stringContaining('not a documented status'),
+    ]);
+  });
+
+  it('refuses a body that is not the documented schema', () => {
+    const { name: _name, ...nameless } = playbook;
+    expect(responseProblems('get', '/api/v1/playbooks/pb_1', json(200, nameless))).toEqual([
+      expect.stringMatching(/not a Playbook: .*name/),
+    ]);
+    expect(
+      responseProblems('get', '/api/v1/playbooks/pb_1', json(200, { ...playbook, extra: 1 })),
+    ).toEqual([expect.stringContaining('not a Playbook')]);
+    expect(responseProblems('get', '/api/v1/playbooks/pb_1', json(404, { error: 'x' }))).toEqual([
+      expect.stringContaining('not a Error'),
+    ]);
+  });
+
+  it('refuses another content type, a body where none is documented, a missing required header', () => {
+    const html = { status: 200, headers: { 'content-type': 'text/html' }, text: '<p>', body: {} };
+    expect(responseProblems('get', '/api/v1/playbooks/pb_1', html)).toEqual([
+      expect.stringContaining('as text/html'),
+    ]);
+    const noContent = { status: 204, headers: {}, text: '{}' };
+    expect(responseProblems('delete', '/api/v1/playbooks/pb_1', noContent)).toEqual([
+      expect.stringContaining('documents none'),
+    ]);
+    expect(responseProblems('get', '/api/v1/account', json(401, error('unauthorized')))).toEqual([
+      expect.stringContaining('required header WWW-Authenticate'),
+    ]);
+    expect(
+      responseProblems(
+        'get',
+        '/api/v1/account',
+        json(401, error('unauthorized'), { 'www-authenticate': 'Bearer' }),
+      ),
+    ).toEqual([]);
+  });
+});
