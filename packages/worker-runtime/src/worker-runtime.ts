@@ -16,11 +16,13 @@ import { OutboxRelay, oldestOpenOutboxAgeSeconds, QueueSet } from '@leadhook/que
 import express from 'express';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge } from 'prom-client';
+import { RETENTION_KINDS, RetentionJob } from './retention.js';
+import { registerQueueDepthGauge } from './scrape-metrics.js';
 
 /**
  * What every worker process runs besides its own jobs (CONTRACT §5, DESIGN.md "The
- * outbox"): a small HTTP server for /healthz, /readyz and /metrics, and the outbox
- * relay. A worker's real work (BullMQ workers, reconcilers) plugs in as components,
+ * outbox"): a small HTTP server for /healthz, /readyz and /metrics, the outbox
+ * relay, the retention job and the queue-depth gauges. A worker's real work (BullMQ workers, reconcilers) plugs in as components,
  * which share the runtime's pool, queues and metrics.
  */
 
@@ -59,6 +61,8 @@ export interface WorkerRuntimeOptions {
   logger?: Logger;
   /** How often the relay looks for open outbox rows (ms). */
   relayIntervalMs?: number;
+  /** How often the retention job runs (ms); a minute by default. */
+  retentionIntervalMs?: number;
   components?: readonly WorkerComponent[];
 }
 
@@ -107,6 +111,45 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
     registers: [metrics.registry],
   });
 
+  registerQueueDepthGauge(metrics.registry, queues);
+
+  const retentionRemoved = new Counter({
+    name: 'leadhook_retention_removed_total',
+    help: 'Rows the retention job removed (idempotency_keys, outbox) or emptied (attempt_bodies)',
+    labelNames: ['kind'] as const,
+    registers: [metrics.registry],
+  });
+  for (const kind of RETENTION_KINDS) retentionRemoved.inc({ kind }, 0);
+  const retentionLastRun = new Gauge({
+    name: 'leadhook_retention_last_run_timestamp_seconds',
+    help: 'When this process last finished a retention round (0: never; one copy works at a time)',
+    registers: [metrics.registry],
+  });
+  const retentionErrors = new Counter({
+    name: 'leadhook_retention_errors_total',
+    help: 'Retention rounds that failed (PostgreSQL unreachable or a statement error)',
+    registers: [metrics.registry],
+  });
+  const retention = new RetentionJob({
+    pool,
+    outboxRetentionMs: config.outboxRetentionMs,
+    attemptBodyRetentionMs: config.attemptBodyRetentionMs,
+    ...(options.retentionIntervalMs === undefined
+      ? {}
+      : { intervalMs: options.retentionIntervalMs }),
+    onRemoved: (kind, count) => retentionRemoved.inc({ kind }, count),
+    onRound: (removed) => {
+      retentionLastRun.setToCurrentTime();
+      if (removed.idempotency_keys + removed.outbox + removed.attempt_bodies > 0) {
+        logger.info({ removed }, 'retention round');
+      }
+    },
+    onError: (err) => {
+      retentionErrors.inc();
+      logger.warn({ err }, 'retention round failed; retrying next round');
+    },
+  });
+
   let lastErrorLoggedAt = 0;
   const relay = new OutboxRelay({
     pool,
@@ -149,6 +192,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
 
   async function start(): Promise<{ port: number }> {
     relay.start();
+    retention.start();
     const port = await listen(server, options.port, options.host);
     listening = true;
     for (const component of components) {
@@ -173,6 +217,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
       await attempt(component.name, () => component.stop());
     }
     await attempt('outbox relay', () => relay.stop());
+    await attempt('retention', () => retention.stop());
     if (listening) await attempt('http server', () => closeServer(server));
     // queues.close() also drops the shared Redis connection.
     await Promise.all([
