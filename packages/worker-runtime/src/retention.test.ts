@@ -8,7 +8,7 @@ import {
   createOutboxRow,
   createOwner,
   type Owner,
-} from './testing/fixtures.js';
+} from './testing/index.js';
 
 const DAY_MS = 86_400_000;
 

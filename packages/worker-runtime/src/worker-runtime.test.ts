@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { loadConfig } from '@leadhook/config';
 import { createPool, type Pool } from '@leadhook/db';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
 import request from 'supertest';
-import { createIdempotencyKey, createOutboxRow, createOwner } from './testing/fixtures.js';
+import {
+  closedPort,
+  createIdempotencyKey,
+  createOutboxRow,
+  createOwner,
+  waitFor,
+} from './testing/index.js';
 import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -27,25 +32,6 @@ afterAll(async () => {
   await pool.end();
   await db.drop();
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (typeof address !== 'object' || !address) throw new Error('no address');
-  return address.port;
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('waitFor timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function start(env: Record<string, string> = {}, retentionIntervalMs?: number) {
   const prefix = `t${randomBytes(5).toString('hex')}`;
