@@ -1,5 +1,5 @@
 import type { Pool } from '@leadhook/db';
-import { QUEUES, type QueueSet, type Topic } from '@leadhook/queue';
+import { oldestOpenOutboxAgeSeconds, QUEUES, type QueueSet, type Topic } from '@leadhook/queue';
 import { Gauge, type Registry } from 'prom-client';
 
 /**
@@ -9,7 +9,28 @@ import { Gauge, type Registry } from 'prom-client';
  * NaN ("unknown") rather than a stale number; /readyz says which store is away.
  */
 
-const SCRAPE_TIMEOUT_MS = 2000;
+/** Under Prometheus's default scrape timeout (10 s). */
+const SCRAPE_TIMEOUT_MS = 5000;
+
+/**
+ * `leadhook_outbox_oldest_open_seconds`: age of the oldest outbox row no
+ * consumer has closed (0 when none), the relay's lag. One index scan of the open
+ * rows (outbox_open_idx), which are few unless consumers are behind.
+ */
+export function registerOutboxLagGauge(registry: Registry, pool: Pool): void {
+  new Gauge({
+    name: 'leadhook_outbox_oldest_open_seconds',
+    help: 'Age of the oldest outbox row no consumer has closed yet (0 when none): the relay lag',
+    registers: [registry],
+    async collect() {
+      try {
+        this.set(await withTimeout(oldestOpenOutboxAgeSeconds(pool)));
+      } catch {
+        this.set(Number.NaN);
+      }
+    },
+  });
+}
 
 /** The BullMQ states an operator watches: backlog, scheduled retries, in flight, dead. */
 export const QUEUE_STATES = ['waiting', 'delayed', 'active', 'failed'] as const;
@@ -46,6 +67,8 @@ export function registerQueueDepthGauge(registry: Registry, queues: QueueSet): v
           const queue = QUEUES[topic].name;
           let counts: Record<string, number> | undefined;
           try {
+            // Disconnected: say so at once (BullMQ would wait for the connection).
+            if (queues.redis.status !== 'ready') throw new Error(`redis is ${queues.redis.status}`);
             counts = await withTimeout(queues.get(topic).getJobCounts(...QUEUE_STATES));
           } catch {
             counts = undefined;

@@ -12,12 +12,12 @@ import {
   type Metrics,
   onShutdownSignal,
 } from '@leadhook/observability';
-import { OutboxRelay, oldestOpenOutboxAgeSeconds, QueueSet } from '@leadhook/queue';
+import { OutboxRelay, QueueSet } from '@leadhook/queue';
 import express from 'express';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge } from 'prom-client';
 import { RETENTION_KINDS, RetentionJob } from './retention.js';
-import { registerQueueDepthGauge } from './scrape-metrics.js';
+import { registerOutboxLagGauge, registerQueueDepthGauge } from './scrape-metrics.js';
 
 /**
  * What every worker process runs besides its own jobs (CONTRACT §5, DESIGN.md "The
@@ -87,19 +87,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
   const context: WorkerContext = { config, logger, metrics, pool, queues, redis };
   const components = options.components ?? [];
 
-  new Gauge({
-    name: 'leadhook_outbox_oldest_open_seconds',
-    help: 'Age of the oldest outbox row no consumer has closed yet (0 when none): the relay lag',
-    registers: [metrics.registry],
-    async collect() {
-      try {
-        this.set(await oldestOpenOutboxAgeSeconds(pool));
-      } catch {
-        // PostgreSQL is away (/readyz says so): report "unknown" rather than a stale age.
-        this.set(Number.NaN);
-      }
-    },
-  });
+  registerOutboxLagGauge(metrics.registry, pool);
   const relayed = new Counter({
     name: 'leadhook_outbox_relayed_total',
     help: 'Outbox rows the relay enqueued again',
