@@ -100,7 +100,15 @@ describe('worker runtime', () => {
       await producer.enqueue('enrollment', { lead_id: 'lead_b' });
       await producer.enqueue('delivery', { delivery_id: 'del_a', attempt: 1 }, 60_000);
 
-      const text = (await http.get('/metrics').expect(200)).text;
+      // The runtime's own connection may still be coming up (NaN until then).
+      const text = await waitFor(async () => {
+        const res = await http.get('/metrics').expect(200);
+        const waiting = sample(res.text, 'leadhook_queue_jobs', {
+          queue: 'enrollment',
+          state: 'waiting',
+        });
+        return Number.isNaN(waiting) ? undefined : res.text;
+      });
       expect(sample(text, 'leadhook_queue_jobs', { queue: 'enrollment', state: 'waiting' })).toBe(
         2,
       );
