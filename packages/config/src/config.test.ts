@@ -118,3 +118,24 @@ describe('TRUST_PROXY', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'sometimes' })).toThrow(/TRUST_PROXY: /);
   });
 });
+
+describe('retention settings', () => {
+  it('default to 7 days of closed outbox rows and 30 days of attempt bodies', () => {
+    const config = loadConfig({});
+    expect(config.outboxRetentionMs).toBe(7 * 86_400_000);
+    expect(config.attemptBodyRetentionMs).toBe(30 * 86_400_000);
+  });
+  it('take durations', () => {
+    const config = loadConfig({ OUTBOX_RETENTION: '36h', ATTEMPT_BODY_RETENTION: '1d' });
+    expect(config.outboxRetentionMs).toBe(36 * 3_600_000);
+    expect(config.attemptBodyRetentionMs).toBe(86_400_000);
+  });
+  it.each([
+    ['OUTBOX_RETENTION', '7'],
+    ['OUTBOX_RETENTION', 'a week'],
+    ['ATTEMPT_BODY_RETENTION', '59m'],
+    ['ATTEMPT_BODY_RETENTION', '0'],
+  ])('refuses %s=%j, naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));
+  });
+});

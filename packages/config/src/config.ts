@@ -51,6 +51,10 @@ export interface Config {
   readonly providerSimulationSmsOutcome: SimulatedSmsOutcome;
   /** The simulation provider's answer to every call. */
   readonly providerSimulationCallOutcome: SimulatedCallOutcome;
+  /** How long an outbox row is kept after its consumer closed it (ms). */
+  readonly outboxRetentionMs: number;
+  /** How long a webhook attempt keeps the subscriber's response body (ms). */
+  readonly attemptBodyRetentionMs: number;
 }
 
 /** Thrown with every problem found, each naming its variable. */
@@ -184,6 +188,13 @@ function oneOf<T extends string>(values: readonly T[]) {
   };
 }
 
+/** Retention periods: a duration of at least an hour (a bare "7" would be 7 seconds). */
+function retention(text: string): number {
+  const ms = parseDuration(text);
+  if (ms < 3_600_000) throw new Error(`"${text}" is shorter than 1h (e.g. 7d, 720h)`);
+  return ms;
+}
+
 function queuePrefix(text: string): string {
   if (!/^[A-Za-z0-9_{}-]+$/.test(text))
     throw new Error(`"${text}" may use letters, digits, _ - { }`);
@@ -215,6 +226,8 @@ export const SETTING_DEFAULTS = {
   TRUST_PROXY: 'false',
   PROVIDER_SIMULATION_SMS_OUTCOME: 'delivered',
   PROVIDER_SIMULATION_CALL_OUTCOME: 'voicemail',
+  OUTBOX_RETENTION: '7d',
+  ATTEMPT_BODY_RETENTION: '30d',
 } as const satisfies Record<string, string>;
 
 export type SettingName = keyof typeof SETTING_DEFAULTS;
@@ -271,6 +284,8 @@ export function loadConfig(env: Env = process.env): Config {
       'PROVIDER_SIMULATION_CALL_OUTCOME',
       oneOf<SimulatedCallOutcome>(['answered', 'voicemail', 'failed', 'undeliverable']),
     ),
+    outboxRetentionMs: read('OUTBOX_RETENTION', retention),
+    attemptBodyRetentionMs: read('ATTEMPT_BODY_RETENTION', retention),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -97,6 +97,12 @@ export type ReadinessCheck = () => Promise<unknown>;
 export interface HealthOptions {
   /** Named dependency checks; /readyz answers 503 when any fails or takes > 2 s. */
   checks: Record<string, ReadinessCheck>;
+  /**
+   * Dependencies the process keeps working without: reported in /readyz's body,
+   * never a 503. Intake accepts leads while Redis is away (the outbox relay sends
+   * their jobs later); an orchestrator must keep routing sellers to it.
+   */
+  optionalChecks?: Record<string, ReadinessCheck>;
   registry: Registry;
 }
 
@@ -125,11 +131,13 @@ export function healthRoutes(options: HealthOptions): Router {
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  const all = { ...options.optionalChecks, ...options.checks };
+  const required = new Set(Object.keys(options.checks));
   router.get('/readyz', async (_req, res) => {
-    const names = Object.keys(options.checks);
-    const results = await Promise.all(names.map((n) => runCheck(options.checks[n]!)));
+    const names = Object.keys(all);
+    const results = await Promise.all(names.map((n) => runCheck(all[n]!)));
     const checks = Object.fromEntries(names.map((n, i) => [n, results[i]]));
-    const ready = results.every((r) => r === 'ok');
+    const ready = names.every((n, i) => !required.has(n) || results[i] === 'ok');
     res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks });
   });
   router.get('/metrics', async (_req, res) => {

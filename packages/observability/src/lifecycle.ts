@@ -35,17 +35,35 @@ export function onShutdownSignal(
   process.on('SIGINT', handle);
 }
 
+/**
+ * Idle keep-alive connections are kept longer than a load balancer keeps its own
+ * (60 s on the common ones), so the balancer closes them first: when the server
+ * closes one the balancer is reusing, that request fails (a 502 for the seller).
+ * Node's default is 5 s.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** Stops accepting connections and resolves when in-flight requests finished. */
 export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.close((err) => (err ? reject(err) : resolve()));
-    // Keep-alive connections with no request in flight would hold close() open.
+    // Keep-alive connections with no request in flight would hold close() open,
+    // and so would each in-flight request's connection once it is answered:
+    // close them as they go idle.
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    server.close((err) => {
+      clearInterval(sweep);
+      if (err) reject(err);
+      else resolve();
+    });
     server.closeIdleConnections();
   });
 }
 
 /** Listens and resolves with the bound port (0 = any free port, for tests). */
 export function listen(server: Server, port: number, host?: string): Promise<number> {
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // Must exceed keepAliveTimeout, or a request arriving on an idle connection can be cut.
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,3 +1,12 @@
+export type { RetentionKind, RetentionOptions } from './retention.js';
+export { RETENTION_KINDS, RETENTION_LOCK_KEY, RetentionJob } from './retention.js';
+export {
+  DISABLED_REASONS,
+  QUEUE_STATES,
+  registerDisabledSubscriptionsGauge,
+  registerOutboxLagGauge,
+  registerQueueDepthGauge,
+} from './scrape-metrics.js';
 export type {
   WorkerComponent,
   WorkerContext,

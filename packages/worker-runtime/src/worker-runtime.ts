@@ -12,15 +12,17 @@ import {
   type Metrics,
   onShutdownSignal,
 } from '@leadhook/observability';
-import { OutboxRelay, oldestOpenOutboxAgeSeconds, QueueSet } from '@leadhook/queue';
+import { OutboxRelay, QueueSet } from '@leadhook/queue';
 import express from 'express';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge } from 'prom-client';
+import { RETENTION_KINDS, RetentionJob } from './retention.js';
+import { registerOutboxLagGauge, registerQueueDepthGauge } from './scrape-metrics.js';
 
 /**
  * What every worker process runs besides its own jobs (CONTRACT §5, DESIGN.md "The
- * outbox"): a small HTTP server for /healthz, /readyz and /metrics, and the outbox
- * relay. A worker's real work (BullMQ workers, reconcilers) plugs in as components,
+ * outbox"): a small HTTP server for /healthz, /readyz and /metrics, the outbox
+ * relay, the retention job and the queue-depth gauges. A worker's real work (BullMQ workers, reconcilers) plugs in as components,
  * which share the runtime's pool, queues and metrics.
  */
 
@@ -59,6 +61,8 @@ export interface WorkerRuntimeOptions {
   logger?: Logger;
   /** How often the relay looks for open outbox rows (ms). */
   relayIntervalMs?: number;
+  /** How often the retention job runs (ms); a minute by default. */
+  retentionIntervalMs?: number;
   components?: readonly WorkerComponent[];
 }
 
@@ -83,19 +87,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
   const context: WorkerContext = { config, logger, metrics, pool, queues, redis };
   const components = options.components ?? [];
 
-  new Gauge({
-    name: 'leadhook_outbox_oldest_open_seconds',
-    help: 'Age of the oldest outbox row no consumer has closed yet (0 when none): the relay lag',
-    registers: [metrics.registry],
-    async collect() {
-      try {
-        this.set(await oldestOpenOutboxAgeSeconds(pool));
-      } catch {
-        // PostgreSQL is away (/readyz says so): report "unknown" rather than a stale age.
-        this.set(Number.NaN);
-      }
-    },
-  });
+  registerOutboxLagGauge(metrics.registry, pool);
   const relayed = new Counter({
     name: 'leadhook_outbox_relayed_total',
     help: 'Outbox rows the relay enqueued again',
@@ -105,6 +97,45 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
     name: 'leadhook_outbox_relay_errors_total',
     help: 'Relay rounds or enqueues that failed (PostgreSQL or Redis unreachable)',
     registers: [metrics.registry],
+  });
+
+  registerQueueDepthGauge(metrics.registry, queues);
+
+  const retentionRemoved = new Counter({
+    name: 'leadhook_retention_removed_total',
+    help: 'Rows the retention job removed (idempotency_keys, outbox) or emptied (attempt_bodies)',
+    labelNames: ['kind'] as const,
+    registers: [metrics.registry],
+  });
+  for (const kind of RETENTION_KINDS) retentionRemoved.inc({ kind }, 0);
+  const retentionLastRun = new Gauge({
+    name: 'leadhook_retention_last_run_timestamp_seconds',
+    help: 'When this process last finished a retention round (0: never; one copy works at a time)',
+    registers: [metrics.registry],
+  });
+  const retentionErrors = new Counter({
+    name: 'leadhook_retention_errors_total',
+    help: 'Retention rounds that failed (PostgreSQL unreachable or a statement error)',
+    registers: [metrics.registry],
+  });
+  const retention = new RetentionJob({
+    pool,
+    outboxRetentionMs: config.outboxRetentionMs,
+    attemptBodyRetentionMs: config.attemptBodyRetentionMs,
+    ...(options.retentionIntervalMs === undefined
+      ? {}
+      : { intervalMs: options.retentionIntervalMs }),
+    onRemoved: (kind, count) => retentionRemoved.inc({ kind }, count),
+    onRound: (removed) => {
+      retentionLastRun.setToCurrentTime();
+      if (removed.idempotency_keys + removed.outbox + removed.attempt_bodies > 0) {
+        logger.info({ removed }, 'retention round');
+      }
+    },
+    onError: (err) => {
+      retentionErrors.inc();
+      logger.warn({ err }, 'retention round failed; retrying next round');
+    },
   });
 
   let lastErrorLoggedAt = 0;
@@ -149,6 +180,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
 
   async function start(): Promise<{ port: number }> {
     relay.start();
+    retention.start();
     const port = await listen(server, options.port, options.host);
     listening = true;
     for (const component of components) {
@@ -173,6 +205,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
       await attempt(component.name, () => component.stop());
     }
     await attempt('outbox relay', () => relay.stop());
+    await attempt('retention', () => retention.stop());
     if (listening) await attempt('http server', () => closeServer(server));
     // queues.close() also drops the shared Redis connection.
     await Promise.all([

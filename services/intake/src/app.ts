@@ -14,6 +14,7 @@ import express, {
   type Router,
 } from 'express';
 import type { Redis } from 'ioredis';
+import { leadCounter } from './intake.metrics.js';
 import { errorBody } from './intake.responses.js';
 import { intakeRoutes, sendNotFound } from './intake.routes.js';
 import { IntakeService } from './intake.service.js';
@@ -95,7 +96,9 @@ export function createApp(deps: IntakeDeps): Express {
   // from JavaScript, so preflights from every origin are answered.
   app.use(corsAnyOrigin());
   if (deps.health) app.use(deps.health);
-  app.use(intakeRoutes({ service, maxBodyBytes: options.maxBodyBytes }));
+  app.use(
+    intakeRoutes({ service, maxBodyBytes: options.maxBodyBytes, leads: leadCounter(metrics) }),
+  );
   app.use((_req, res) => sendNotFound(res));
   app.use(errorHandler(deps));
   return app;

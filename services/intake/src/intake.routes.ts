@@ -5,6 +5,7 @@
  */
 import bodyParser from 'body-parser';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { Counter } from 'prom-client';
 import { type ErrorBody, errorBody, NOT_FOUND_BODY, retryableBody } from './intake.responses.js';
 import { type IntakeResult, type IntakeService, responseOf } from './intake.service.js';
 
@@ -19,6 +20,8 @@ const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 export interface IntakeRoutesOptions {
   service: IntakeService;
   maxBodyBytes: number;
+  /** Counts each stored answer (leadhook_intake_leads_total). */
+  leads?: Counter<'result'>;
 }
 
 function mediaTypeOf(req: Request): string {
@@ -132,6 +135,7 @@ export function intakeRoutes(options: IntakeRoutesOptions): Router {
       case 'accepted':
       case 'duplicate':
       case 'rejected': {
+        options.leads?.inc({ result: result.kind });
         const { statusCode, body: answer } = responseOf(result);
         return sendOutcome(req, res, result.source.redirectUrl, statusCode, answer);
       }

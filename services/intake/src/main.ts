@@ -1,6 +1,7 @@
 /**
  * The intake process: reads configuration, builds the app, serves it with
- * /healthz, /readyz (PostgreSQL and Redis) and /metrics, and drains on SIGTERM.
+ * /healthz, /readyz (PostgreSQL; Redis reported but optional) and /metrics, and
+ * drains on SIGTERM.
  */
 import { createServer } from 'node:http';
 import { loadConfigOrExit } from '@leadhook/config';
@@ -41,10 +42,11 @@ const app = createApp({
     redisKeyPrefix: config.queuePrefix,
   },
   health: healthRoutes({
-    checks: {
-      postgres: () => pool.query('SELECT 1'),
-      redis: () => redis.ping(),
-    },
+    checks: { postgres: () => pool.query('SELECT 1') },
+    // Intake accepts leads while Redis is away (the outbox relay enqueues them
+    // later, the limiter lets requests through): reported, never "not ready",
+    // so a load balancer keeps sending sellers here.
+    optionalChecks: { redis: () => redis.ping() },
     registry: metrics.registry,
   }),
 });

@@ -1,6 +1,10 @@
 import type { Config } from '@leadhook/config';
 import type { Logger } from '@leadhook/observability';
-import { createWorkerRuntime, type WorkerRuntime } from '@leadhook/worker-runtime';
+import {
+  createWorkerRuntime,
+  registerDisabledSubscriptionsGauge,
+  type WorkerRuntime,
+} from '@leadhook/worker-runtime';
 import { type WebhookComponentOptions, webhookComponent } from './webhook.component.js';
 
 export interface WorkerDeps {
@@ -19,7 +23,7 @@ export interface WorkerDeps {
  * reconciler (the webhooks component).
  */
 export function createWorker(deps: WorkerDeps): WorkerRuntime {
-  return createWorkerRuntime({
+  const runtime = createWorkerRuntime({
     service: 'webhook-worker',
     config: deps.config,
     port: deps.port ?? deps.config.webhookWorkerPort,
@@ -27,4 +31,6 @@ export function createWorker(deps: WorkerDeps): WorkerRuntime {
     ...(deps.relayIntervalMs === undefined ? {} : { relayIntervalMs: deps.relayIntervalMs }),
     components: [webhookComponent(deps.webhooks)],
   });
+  registerDisabledSubscriptionsGauge(runtime.metrics.registry, runtime.pool);
+  return runtime;
 }

@@ -1,0 +1,172 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { ensureBuilt, type Ports, ROOT, type Service, startService, waitFor } from './support.js';
+
+/**
+ * What an operator scrapes: the four real processes of `pnpm start` serve every
+ * metric the README's "Metrics" table lists for them, with its type, and nothing
+ * leadhook-specific that the table does not list. Intake counts the leads it
+ * answered by result.
+ */
+
+const PROCESSES = ['intake', 'api', 'playbook-worker', 'webhook-worker'] as const;
+type Process = (typeof PROCESSES)[number];
+const PORT_OF: Record<Process, keyof Ports> = {
+  intake: 'INTAKE_PORT',
+  api: 'API_PORT',
+  'playbook-worker': 'PLAYBOOK_WORKER_PORT',
+  'webhook-worker': 'WEBHOOK_WORKER_PORT',
+};
+
+interface Documented {
+  name: string;
+  type: string;
+  from: Process[];
+}
+
+/** The rows of the README's "Metrics" table: metric, type, labels, from, ... */
+function documentedMetrics(): Documented[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.split(/^## Metrics$/m)[1]?.split(/^## /m)[0] ?? '';
+  return section
+    .split('\n')
+    .filter((line) => /^\| `leadhook_/.test(line))
+    .map((line) => {
+      const cells = line
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((c) => c.trim());
+      const [name = '', type = '', , from = ''] = cells;
+      const processes = from.split(',').flatMap((f): Process[] => {
+        const t = f.trim();
+        if (t === 'all') return [...PROCESSES];
+        if (t === 'workers') return ['playbook-worker', 'webhook-worker'];
+        if ((PROCESSES as readonly string[]).includes(t)) return [t as Process];
+        throw new Error(`README Metrics: unknown process "${t}" for ${name}`);
+      });
+      return {
+        name: name.replace(/`/g, ''),
+        type: (type.split(',')[0] ?? '').trim(),
+        from: processes,
+      };
+    });
+}
+
+/** `# TYPE` lines of a scrape: metric name → type, without Node's defaults. */
+function servedTypes(text: string): Map<string, string> {
+  const types = new Map<string, string>();
+  for (const match of text.matchAll(/^# TYPE (leadhook_\S+) (\S+)$/gm)) {
+    const [, name = '', type = ''] = match;
+    if (/^leadhook_(process|nodejs)_/.test(name)) continue;
+    types.set(name, type);
+  }
+  return types;
+}
+
+const LEAD = {
+  first_name: 'Jane',
+  last_name: 'Doe',
+  email: 'jane.doe@example.com',
+  phone: '(415) 555-0199',
+  current_insurance_carrier: 'Acme Mutual',
+  current_insurance_coverage: '100/300/100',
+  current_residence_address: '1 Market St',
+  current_residence_city: 'San Francisco',
+  current_residence_state: 'CA',
+  current_residence_zip: '94105',
+  date_of_birth: '1985-04-12',
+  gender: 'female',
+  marital_status: 'single',
+  credit_rating: 'good',
+  tcpa_opt_in_token: 'tok-metrics',
+  tcpa_opt_in_url: 'https://quotes.example.com/consent',
+};
+
+let db: TestDatabase;
+let service: Service;
+let postUrl: string;
+
+const scrape = async (process: Process) =>
+  (await fetch(`http://127.0.0.1:${service.ports[PORT_OF[process]]}/metrics`)).text();
+
+beforeAll(async () => {
+  ensureBuilt();
+  db = await createTestDatabase();
+  service = await startService({
+    DATABASE_URL: db.url,
+    QUEUE_PREFIX: `e2e-metrics-${process.pid}`,
+    LOG_LEVEL: 'warn',
+  });
+  const created = spawnSync(
+    process.execPath,
+    [join(ROOT, 'scripts', 'dist', 'leadhook.js'), 'account', 'create', 'Metrics'],
+    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATABASE_URL: db.url } },
+  );
+  const { api_key: apiKey } = JSON.parse(created.stdout) as { api_key: string };
+  const api = async (path: string, body: unknown) =>
+    (await (
+      await fetch(`http://127.0.0.1:${service.ports.API_PORT}/api/v1${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    ).json()) as Record<string, string>;
+  const playbook = await api('/playbooks', {
+    name: 'One touch',
+    steps: [{ type: 'sms', delay_seconds: 0, template: 'Hi {{first_name}}' }],
+  });
+  const source = await api('/marketing_sources', {
+    name: 'Vendor M',
+    source_type: 'vendor',
+    playbook_id: playbook.id,
+  });
+  postUrl = source.post_url ?? '';
+}, 240_000);
+
+afterAll(async () => {
+  if (service) {
+    service.process.kill('SIGTERM');
+    await service.exited;
+  }
+  await db?.drop();
+});
+
+describe('metrics of the running processes', () => {
+  it('intake counts accepted, duplicate and rejected leads', async () => {
+    const post = (body: unknown) =>
+      fetch(postUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await post(LEAD)).status).toBe(201);
+    expect((await post(LEAD)).status).toBe(200);
+    expect((await post({ ...LEAD, email: 'not an email' })).status).toBe(422);
+
+    const text = await scrape('intake');
+    expect(text).toMatch(/^leadhook_intake_leads_total\{result="accepted",service="intake"\} 1$/m);
+    expect(text).toMatch(/^leadhook_intake_leads_total\{result="duplicate",service="intake"\} 1$/m);
+    expect(text).toMatch(/^leadhook_intake_leads_total\{result="rejected",service="intake"\} 1$/m);
+  });
+
+  it('serves what the README lists, with its type, and lists what they serve', async () => {
+    const documented = documentedMetrics();
+    expect(documented.length).toBeGreaterThan(10);
+    for (const process of PROCESSES) {
+      const expected = new Map(
+        documented.filter((d) => d.from.includes(process)).map((d) => [d.name, d.type]),
+      );
+      // The workers' components register their metrics as they start.
+      const served = await waitFor(async () => {
+        const types = servedTypes(await scrape(process));
+        return [...expected.keys()].every((name) => types.has(name)) ? types : undefined;
+      }, 15_000).catch(async () => servedTypes(await scrape(process)));
+      expect({ process, served: Object.fromEntries(served) }).toEqual({
+        process,
+        served: Object.fromEntries(expected),
+      });
+    }
+  });
+});

@@ -1,0 +1,47 @@
+import express from 'express';
+import { Registry } from 'prom-client';
+import request from 'supertest';
+import { healthRoutes } from './http.js';
+
+const up = () => Promise.resolve();
+const down = () => Promise.reject(new Error('ECONNREFUSED'));
+
+function app(options: Parameters<typeof healthRoutes>[0]) {
+  return express().use(healthRoutes(options));
+}
+
+describe('/readyz', () => {
+  it('answers 200 when every check passes', async () => {
+    const res = await request(
+      app({ checks: { postgres: up, redis: up }, registry: new Registry() }),
+    )
+      .get('/readyz')
+      .expect(200);
+    expect(res.body).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
+  });
+
+  it('answers 503 naming a required dependency that is away', async () => {
+    const res = await request(
+      app({ checks: { postgres: up, redis: down }, registry: new Registry() }),
+    )
+      .get('/readyz')
+      .expect(503);
+    expect(res.body).toEqual({
+      status: 'unavailable',
+      checks: { postgres: 'ok', redis: 'unavailable' },
+    });
+  });
+
+  it('stays 200 when only an optional dependency is away, and says so', async () => {
+    const options = { checks: { postgres: up }, optionalChecks: { redis: down } };
+    const res = await request(app({ ...options, registry: new Registry() }))
+      .get('/readyz')
+      .expect(200);
+    expect(res.body).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'unavailable' } });
+    await request(
+      app({ checks: { postgres: down }, optionalChecks: { redis: up }, registry: new Registry() }),
+    )
+      .get('/readyz')
+      .expect(503);
+  });
+});

@@ -1,0 +1,38 @@
+import { Agent, createServer, get, type ServerResponse } from 'node:http';
+import { closeServer, KEEP_ALIVE_TIMEOUT_MS, listen } from './lifecycle.js';
+
+describe('listen and closeServer', () => {
+  it('keeps idle connections longer than a load balancer, yet closes at once on shutdown', async () => {
+    let held: ServerResponse | undefined;
+    const server = createServer((req, res) => {
+      if (req.url === '/slow') held = res;
+      else res.end('ok');
+    });
+    const port = await listen(server, 0, '127.0.0.1');
+    expect(server.keepAliveTimeout).toBe(KEEP_ALIVE_TIMEOUT_MS);
+    expect(server.headersTimeout).toBeGreaterThan(KEEP_ALIVE_TIMEOUT_MS);
+
+    const agent = new Agent({ keepAlive: true, maxSockets: 2 });
+    const fetchPath = (path: string) =>
+      new Promise<string | undefined>((resolve, reject) => {
+        get({ host: '127.0.0.1', port, path, agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.headers.connection));
+        }).on('error', reject);
+      });
+    // One connection left idle, kept alive by the server...
+    expect(await fetchPath('/')).toBe('keep-alive');
+    // ...and one request in flight when the shutdown starts.
+    const slow = fetchPath('/slow');
+    while (!held) await new Promise((r) => setTimeout(r, 5));
+
+    const closed = closeServer(server);
+    held.end('ok');
+    await slow;
+    // Resolves once the answered connection goes idle, not after the keep-alive
+    // timeout (65 s, past this test's own timeout).
+    await closed;
+    expect(server.listening).toBe(false);
+    agent.destroy();
+  });
+});

@@ -1,0 +1,145 @@
+import { createPool, type Pool } from '@leadhook/db';
+import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { RETENTION_LOCK_KEY, RetentionJob, type RetentionKind } from './retention.js';
+import {
+  createAttempt,
+  createDelivery,
+  createIdempotencyKey,
+  createOutboxRow,
+  createOwner,
+  type Owner,
+} from './testing/index.js';
+
+const DAY_MS = 86_400_000;
+
+let db: TestDatabase;
+let pool: Pool;
+let owner: Owner;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  pool = createPool({ databaseUrl: db.url, max: 4 });
+  owner = await createOwner(pool);
+});
+afterEach(async () => {
+  await pool.query('TRUNCATE idempotency_keys, outbox, attempts');
+});
+afterAll(async () => {
+  await pool.end();
+  await db.drop();
+});
+
+function job(overrides: Partial<ConstructorParameters<typeof RetentionJob>[0]> = {}) {
+  return new RetentionJob({
+    pool,
+    outboxRetentionMs: 7 * DAY_MS,
+    attemptBodyRetentionMs: 30 * DAY_MS,
+    ...overrides,
+  });
+}
+
+async function ids(sql: string): Promise<string[]> {
+  const { rows } = await pool.query<{ id: string }>(sql);
+  return rows.map((r) => r.id).sort();
+}
+
+describe('RetentionJob', () => {
+  it('deletes idempotency keys older than 24 h and keeps younger ones', async () => {
+    const old = await createIdempotencyKey(pool, owner, 25);
+    const young = await createIdempotencyKey(pool, owner, 23);
+
+    const removed = await job().runOnce();
+
+    expect(removed).toEqual({ idempotency_keys: 1, outbox: 0, attempt_bodies: 0 });
+    const kept = await ids('SELECT key AS id FROM idempotency_keys');
+    expect(kept).toEqual([young]);
+    expect(kept).not.toContain(old);
+  });
+
+  it('deletes outbox rows closed longer ago than OUTBOX_RETENTION, never open ones', async () => {
+    const closedLongAgo = await createOutboxRow(pool, 24 * 9, 24 * 8);
+    const closedRecently = await createOutboxRow(pool, 24 * 9, 24 * 6);
+    const openForAges = await createOutboxRow(pool, 24 * 9, null);
+
+    const removed = await job({ outboxRetentionMs: 7 * DAY_MS }).runOnce();
+
+    expect(removed?.outbox).toBe(1);
+    const kept = await ids('SELECT id::text AS id FROM outbox');
+    expect(kept).toEqual([closedRecently, openForAges].sort());
+    expect(kept).not.toContain(closedLongAgo);
+  });
+
+  it('empties response bodies older than ATTEMPT_BODY_RETENTION and keeps the attempts', async () => {
+    const delivery = await createDelivery(pool, owner);
+    const old = await createAttempt(pool, delivery, 24 * 3);
+    const young = await createAttempt(pool, delivery, 24 * 1);
+
+    const removed = await job({ attemptBodyRetentionMs: 2 * DAY_MS }).runOnce();
+
+    expect(removed?.attempt_bodies).toBe(1);
+    const { rows } = await pool.query<{
+      id: string;
+      response_body: string | null;
+      status_code: number;
+    }>('SELECT id, response_body, status_code FROM attempts ORDER BY attempted_at');
+    expect(rows).toEqual([
+      { id: old, response_body: null, status_code: 200 },
+      { id: young, response_body: 'ok', status_code: 200 },
+    ]);
+    // Emptied once: the next round finds nothing.
+    expect((await job({ attemptBodyRetentionMs: 2 * DAY_MS }).runOnce())?.attempt_bodies).toBe(0);
+  });
+
+  it('works in bounded batches, oldest first, and reports each batch', async () => {
+    for (let i = 0; i < 7; i++) await createIdempotencyKey(pool, owner, 30 + i);
+    const batches: number[] = [];
+    const bounded = job({
+      batchSize: 2,
+      maxBatchesPerRound: 2,
+      onRemoved: (kind: RetentionKind, count: number) => {
+        if (kind === 'idempotency_keys') batches.push(count);
+      },
+    });
+
+    expect((await bounded.runOnce())?.idempotency_keys).toBe(4);
+    expect(batches).toEqual([2, 2]);
+    const { rows } = await pool.query<{ hours: number }>(
+      `SELECT round(EXTRACT(EPOCH FROM now() - created_at) / 3600)::int AS hours
+         FROM idempotency_keys ORDER BY created_at DESC`,
+    );
+    // The four oldest went first.
+    expect(rows.map((r) => r.hours)).toEqual([30, 31, 32]);
+    expect((await bounded.runOnce())?.idempotency_keys).toBe(3);
+    expect((await bounded.runOnce())?.idempotency_keys).toBe(0);
+  });
+
+  it('skips the round while another process holds the lock', async () => {
+    await createIdempotencyKey(pool, owner, 48);
+    const other = await pool.connect();
+    try {
+      await other.query('SELECT pg_advisory_lock($1)', [RETENTION_LOCK_KEY]);
+      expect(await job().runOnce()).toBeNull();
+      expect(await ids('SELECT key AS id FROM idempotency_keys')).toHaveLength(1);
+    } finally {
+      await other.query('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK_KEY]);
+      other.release();
+    }
+    expect((await job().runOnce())?.idempotency_keys).toBe(1);
+  });
+
+  it('never removes a row twice across concurrent copies, and leaves no lock held', async () => {
+    for (let i = 0; i < 5; i++) await createIdempotencyKey(pool, owner, 30 + i);
+    const results = await Promise.all([job().runOnce(), job().runOnce(), job().runOnce()]);
+    const worked = results.filter((r) => r !== null);
+    expect(worked.length).toBeGreaterThanOrEqual(1);
+    expect(worked.reduce((sum, r) => sum + (r?.idempotency_keys ?? 0), 0)).toBe(5);
+    // The lock is released after each round: nothing is left held.
+    const { rows } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_locks
+        WHERE locktype = 'advisory' AND objsubid = 1 AND objid = ($1::bigint % 4294967296)::oid
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      [RETENTION_LOCK_KEY],
+    );
+    expect(rows[0]?.n).toBe(0);
+  });
+});

@@ -1,0 +1,175 @@
+import type { Pool, PoolClient } from '@leadhook/db';
+
+/**
+ * The retention job (issue 6): removes what leadhook no longer needs, on a timer
+ * in every worker process, in bounded batches.
+ *
+ * - idempotency keys older than 24 h (CONTRACT §1: a key replays for 24 h, and
+ *   intake already ignores older ones);
+ * - outbox rows closed by their consumer more than `outboxRetentionMs` ago;
+ * - the subscriber's response body of webhook attempts older than
+ *   `attemptBodyRetentionMs` (the attempt row itself stays: status, duration and
+ *   error are the delivery's history).
+ *
+ * Every worker runs it; a session-level advisory lock taken with
+ * pg_try_advisory_lock lets one copy work at a time and the others skip the
+ * round. A process that dies mid-round loses its session, and with it the lock.
+ * An interval timer, not a repeatable BullMQ job: Redis keeps nothing on disk
+ * and would forget the schedule.
+ */
+
+export type RetentionKind = 'idempotency_keys' | 'outbox' | 'attempt_bodies';
+
+export const RETENTION_KINDS: readonly RetentionKind[] = [
+  'idempotency_keys',
+  'outbox',
+  'attempt_bodies',
+];
+
+/** Arbitrary constant next to the migrator's (7_245_190_331) and the test template's. */
+export const RETENTION_LOCK_KEY = 7_245_190_333;
+
+/** CONTRACT §1: an Idempotency-Key replays its first answer for 24 h. */
+const IDEMPOTENCY_KEY_HOURS = 24;
+
+export interface RetentionOptions {
+  pool: Pool;
+  outboxRetentionMs: number;
+  attemptBodyRetentionMs: number;
+  /** How often a round runs (ms). */
+  intervalMs?: number;
+  /** Rows per statement: each statement is its own short transaction. */
+  batchSize?: number;
+  /** At most this many batches of each kind per round; the rest waits for the next round. */
+  maxBatchesPerRound?: number;
+  /** Called after each batch that removed rows. */
+  onRemoved?: (kind: RetentionKind, count: number) => void;
+  /** Called when a round finished with the lock held. */
+  onRound?: (removed: Record<RetentionKind, number>) => void;
+  /** Called with what went wrong; the job keeps running. */
+  onError?: (err: unknown) => void;
+}
+
+/**
+ * One statement per kind, `$1` = batch size, `$2` = age in seconds. The age
+ * condition is repeated outside the sub-select: a row changed since the
+ * sub-select read it (intake replacing an expired key with a fresh answer) is
+ * re-checked against it and kept.
+ */
+const STATEMENTS: Record<RetentionKind, string> = {
+  idempotency_keys: `
+    DELETE FROM idempotency_keys
+     WHERE created_at < now() - make_interval(secs => $2::float8)
+       AND (source_id, key) IN (
+             SELECT source_id, key FROM idempotency_keys
+              WHERE created_at < now() - make_interval(secs => $2::float8)
+              ORDER BY created_at
+              LIMIT $1)`,
+  outbox: `
+    DELETE FROM outbox
+     WHERE done_at < now() - make_interval(secs => $2::float8)
+       AND id IN (
+             SELECT id FROM outbox
+              WHERE done_at < now() - make_interval(secs => $2::float8)
+              ORDER BY done_at
+              LIMIT $1)`,
+  attempt_bodies: `
+    UPDATE attempts SET response_body = NULL
+     WHERE response_body IS NOT NULL
+       AND attempted_at < now() - make_interval(secs => $2::float8)
+       AND id IN (
+             SELECT id FROM attempts
+              WHERE response_body IS NOT NULL
+                AND attempted_at < now() - make_interval(secs => $2::float8)
+              ORDER BY attempted_at
+              LIMIT $1)`,
+};
+
+export class RetentionJob {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private started = false;
+  private stopped = false;
+
+  constructor(private readonly options: RetentionOptions) {}
+
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.schedule(0);
+  }
+
+  /** Stops the timer; a round in progress ends after its current batch. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.runOnce()
+        .catch((err: unknown) => this.options.onError?.(err))
+        .finally(() => this.schedule(this.options.intervalMs ?? 60_000));
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  /**
+   * One round: with the lock, each kind in bounded batches. Resolves with the
+   * rows removed per kind, or null when another process holds the lock.
+   */
+  async runOnce(): Promise<Record<RetentionKind, number> | null> {
+    const client = await this.options.pool.connect();
+    let failure: Error | undefined;
+    try {
+      const { rows } = await client.query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_lock($1) AS locked',
+        [RETENTION_LOCK_KEY],
+      );
+      if (!rows[0]?.locked) return null;
+      try {
+        const removed = await this.removeAll(client);
+        this.options.onRound?.(removed);
+        return removed;
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK_KEY]);
+      }
+    } catch (err) {
+      // A broken connection is dropped rather than pooled (its session, and any
+      // lock it held, ends with it).
+      failure = err instanceof Error ? err : new Error(String(err));
+      throw err;
+    } finally {
+      client.release(failure);
+    }
+  }
+
+  private async removeAll(client: PoolClient): Promise<Record<RetentionKind, number>> {
+    const batchSize = this.options.batchSize ?? 1000;
+    const maxBatches = this.options.maxBatchesPerRound ?? 100;
+    const ages: Record<RetentionKind, number> = {
+      idempotency_keys: IDEMPOTENCY_KEY_HOURS * 3600,
+      outbox: this.options.outboxRetentionMs / 1000,
+      attempt_bodies: this.options.attemptBodyRetentionMs / 1000,
+    };
+    const removed: Record<RetentionKind, number> = {
+      idempotency_keys: 0,
+      outbox: 0,
+      attempt_bodies: 0,
+    };
+    for (const kind of RETENTION_KINDS) {
+      for (let batch = 0; batch < maxBatches && !this.stopped; batch++) {
+        const { rowCount } = await client.query(STATEMENTS[kind], [batchSize, ages[kind]]);
+        const count = rowCount ?? 0;
+        if (count > 0) {
+          removed[kind] += count;
+          this.options.onRemoved?.(kind, count);
+        }
+        if (count < batchSize) break;
+      }
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,9 @@
+export type { Owner } from './fixtures.js';
+export {
+  createAttempt,
+  createDelivery,
+  createIdempotencyKey,
+  createOutboxRow,
+  createOwner,
+} from './fixtures.js';
+export { closedPort, waitFor } from './wait.js';

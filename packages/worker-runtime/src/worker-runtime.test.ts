@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import { loadConfig } from '@leadhook/config';
+import { createPool, type Pool } from '@leadhook/db';
+import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createLogger } from '@leadhook/observability';
+import { QueueSet } from '@leadhook/queue';
+import request from 'supertest';
+import {
+  closedPort,
+  createIdempotencyKey,
+  createOutboxRow,
+  createOwner,
+  waitFor,
+} from './testing/index.js';
+import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const silent = createLogger({ service: 'test-worker', level: 'silent' });
+
+let db: TestDatabase;
+let pool: Pool;
+const running: WorkerRuntime[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  pool = createPool({ databaseUrl: db.url, max: 2 });
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((w) => w.stop()));
+});
+afterAll(async () => {
+  await pool.end();
+  await db.drop();
+});
+
+async function start(env: Record<string, string> = {}, retentionIntervalMs?: number) {
+  const prefix = `t${randomBytes(5).toString('hex')}`;
+  const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, ...env });
+  const runtime = createWorkerRuntime({
+    service: 'test-worker',
+    config,
+    port: 0,
+    logger: silent,
+    ...(retentionIntervalMs === undefined ? {} : { retentionIntervalMs }),
+  });
+  running.push(runtime);
+  const { port } = await runtime.start();
+  return { runtime, prefix, http: request(`http://127.0.0.1:${port}`) };
+}
+
+/** The value of one series in Prometheus text, or undefined when it is absent. */
+function sample(
+  text: string,
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const matches = Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`));
+    if (matches) return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return undefined;
+}
+
+describe('worker runtime', () => {
+  it('runs the retention job on its timer and counts what it removed', async () => {
+    const owner = await createOwner(pool);
+    await createIdempotencyKey(pool, owner, 30);
+    await createIdempotencyKey(pool, owner, 1);
+    await createOutboxRow(pool, 24 * 10, 24 * 9);
+
+    const { http } = await start({ OUTBOX_RETENTION: '7d' }, 100);
+
+    const text = await waitFor(async () => {
+      const res = await http.get('/metrics');
+      const removed = sample(res.text, 'leadhook_retention_removed_total', {
+        kind: 'idempotency_keys',
+      });
+      return removed === 1 ? res.text : undefined;
+    });
+    expect(sample(text, 'leadhook_retention_removed_total', { kind: 'outbox' })).toBe(1);
+    expect(sample(text, 'leadhook_retention_removed_total', { kind: 'attempt_bodies' })).toBe(0);
+    expect(sample(text, 'leadhook_retention_last_run_timestamp_seconds')).toBeGreaterThan(
+      Date.now() / 1000 - 60,
+    );
+    expect(sample(text, 'leadhook_retention_errors_total')).toBe(0);
+    const { rows } = await pool.query<{ n: number }>(
+      'SELECT (SELECT count(*) FROM idempotency_keys)::int + (SELECT count(*) FROM outbox)::int AS n',
+    );
+    expect(rows[0]?.n).toBe(1);
+    await pool.query('TRUNCATE idempotency_keys, outbox');
+  });
+
+  it('exports the depth of every queue by state, read at scrape', async () => {
+    const { http, prefix } = await start();
+    const producer = new QueueSet({ redisUrl: REDIS_URL, prefix });
+    try {
+      await waitFor(async () => (producer.redis.status === 'ready' ? true : undefined));
+      await producer.enqueue('enrollment', { lead_id: 'lead_a' });
+      await producer.enqueue('enrollment', { lead_id: 'lead_b' });
+      await producer.enqueue('delivery', { delivery_id: 'del_a', attempt: 1 }, 60_000);
+
+      // The runtime's own connection may still be coming up (NaN until then).
+      const text = await waitFor(async () => {
+        const res = await http.get('/metrics').expect(200);
+        const waiting = sample(res.text, 'leadhook_queue_jobs', {
+          queue: 'enrollment',
+          state: 'waiting',
+        });
+        return Number.isNaN(waiting) ? undefined : res.text;
+      });
+      expect(sample(text, 'leadhook_queue_jobs', { queue: 'enrollment', state: 'waiting' })).toBe(
+        2,
+      );
+      expect(sample(text, 'leadhook_queue_jobs', { queue: 'delivery', state: 'delayed' })).toBe(1);
+      expect(sample(text, 'leadhook_queue_jobs', { queue: 'delivery', state: 'waiting' })).toBe(0);
+      for (const queue of ['enrollment', 'activity', 'playbook-step', 'delivery']) {
+        for (const state of ['waiting', 'delayed', 'active', 'failed']) {
+          expect(sample(text, 'leadhook_queue_jobs', { queue, state })).not.toBeUndefined();
+        }
+      }
+    } finally {
+      for (const topic of ['enrollment', 'delivery'] as const) {
+        await producer.get(topic).obliterate({ force: true });
+      }
+      await producer.close();
+    }
+  });
+
+  it('reports the age of the oldest open outbox row, ignoring closed ones', async () => {
+    const { http } = await start();
+    const none = (await http.get('/metrics').expect(200)).text;
+    expect(sample(none, 'leadhook_outbox_oldest_open_seconds')).toBe(0);
+
+    await createOutboxRow(pool, 5, 4); // closed: not lag
+    await createOutboxRow(pool, 2, null); // open for two hours
+    await createOutboxRow(pool, 1, null);
+    const text = (await http.get('/metrics').expect(200)).text;
+    const age = sample(text, 'leadhook_outbox_oldest_open_seconds') ?? Number.NaN;
+    expect(age).toBeGreaterThanOrEqual(7200);
+    expect(age).toBeLessThan(7200 + 600);
+    await pool.query('TRUNCATE outbox');
+  });
+
+  it('reads NaN, not a stale number, when Redis is unreachable', async () => {
+    const { http } = await start({ REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
+    const text = (await http.get('/metrics').expect(200)).text;
+    expect(
+      sample(text, 'leadhook_queue_jobs', { queue: 'enrollment', state: 'waiting' }),
+    ).toBeNaN();
+    expect(sample(text, 'leadhook_outbox_oldest_open_seconds')).toBe(0);
+  });
+});

@@ -1,0 +1,89 @@
+import request from 'supertest';
+import { Harness, type RunningWorker, waitFor } from './testing/harness.js';
+
+// The operator's view of the webhook worker (README "Metrics"): the series
+// its /metrics serves, scraped from the worker as createWorker wires it.
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await Harness.create();
+});
+afterEach(async () => {
+  await h.stopWorkers();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+async function record(w: RunningWorker, leadId: string): Promise<void> {
+  const result = await w.recorder.record({ leadId, type: 'event', label: 'started' });
+  if (result.kind !== 'recorded') throw new Error(`not recorded: ${result.kind}`);
+}
+
+async function disabledBy(subscriptionId: string): Promise<void> {
+  await waitFor(async () => {
+    const row = await h.prisma.subscription.findUniqueOrThrow({ where: { id: subscriptionId } });
+    return !row.enabled;
+  });
+}
+
+function series(text: string, name: string, labels: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}`));
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
+describe('webhook worker /metrics', () => {
+  it('counts the subscriptions disabled now, by reason, at scrape', async () => {
+    const w = await h.startWorker({ WEBHOOK_RETRY_SCHEDULE: '0,100ms' });
+    const metrics = () => request(`http://127.0.0.1:${w.port}`).get('/metrics').expect(200);
+    const before = (await metrics()).text;
+    for (const reason of ['manual', 'gone', 'failing', 'other']) {
+      expect(series(before, 'leadhook_webhook_subscriptions_disabled', `reason="${reason}"`)).toBe(
+        0,
+      );
+    }
+
+    // A 410 (gone), and five days of failures (failing), through the real delivery path.
+    const gone = await h.subscriber((_req, res) => {
+      res.writeHead(410).end();
+    });
+    const goneSub = await h.subscription({ url: gone.url });
+    await record(w, await h.lead());
+    await disabledBy(goneSub.id);
+
+    const failing = await h.subscriber((_req, res) => {
+      res.writeHead(500).end();
+    });
+    const { playbookId, sourceId } = await h.playbook();
+    const failingSub = await h.subscription({ url: failing.url, playbookId });
+    await h.prisma.subscription.update({
+      where: { id: failingSub.id },
+      data: { failingSince: new Date(Date.now() - 5 * 86_400_000 - 60_000) },
+    });
+    await record(w, await h.lead({ playbookId, sourceId }));
+    await disabledBy(failingSub.id);
+
+    // Turned off by the account (the API records reason "manual"); and a deleted one, not counted.
+    await h
+      .subscription({ url: gone.url, enabled: false })
+      .then(({ id }) =>
+        h.prisma.subscription.update({ where: { id }, data: { disabledReason: 'manual' } }),
+      );
+    await h.subscription({ url: gone.url, enabled: false }).then(({ id }) =>
+      h.prisma.subscription.update({
+        where: { id },
+        data: { disabledReason: 'manual', deletedAt: new Date() },
+      }),
+    );
+
+    const after = (await metrics()).text;
+    expect(series(after, 'leadhook_webhook_subscriptions_disabled', 'reason="gone"')).toBe(1);
+    expect(series(after, 'leadhook_webhook_subscriptions_disabled', 'reason="failing"')).toBe(1);
+    expect(series(after, 'leadhook_webhook_subscriptions_disabled', 'reason="manual"')).toBe(1);
+    expect(series(after, 'leadhook_webhook_subscriptions_disabled', 'reason="other"')).toBe(0);
+    // The runtime's series are there too.
+    expect(after).toMatch(/^leadhook_queue_jobs\{queue="delivery",state="failed"/m);
+    expect(after).toMatch(/^leadhook_retention_removed_total\{kind="outbox"/m);
+  });
+});
