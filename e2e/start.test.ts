@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { ensureBuilt, freePort, ROOT, waitFor } from './support.js';
+import { ensureBuilt, freePort, ROOT, waitForAllChecks } from './support.js';
 
 /**
  * `pnpm start` for real: the built supervisor runs the four built services, each
@@ -54,13 +54,7 @@ describe('pnpm start (the built supervisor)', () => {
     const exited = new Promise<number | null>((resolve) => supervisor?.once('exit', resolve));
 
     for (const port of Object.values(ports)) {
-      const ready = await waitFor(async () => {
-        const response = await fetch(`http://127.0.0.1:${port}/readyz`);
-        return response.status === 200
-          ? ((await response.json()) as { checks: object })
-          : undefined;
-      });
-      expect(ready.checks).toEqual({ postgres: 'ok', redis: 'ok' });
+      expect(await waitForAllChecks(port)).toEqual({ postgres: 'ok', redis: 'ok' });
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
       const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
       expect(metrics).toContain('leadhook_process_cpu_user_seconds_total');

@@ -54,6 +54,20 @@ export async function waitFor<T>(
   }
 }
 
+/**
+ * Waits until a process's /readyz answers 200 with every check ok, and returns
+ * the checks. Intake is ready without Redis (it accepts leads while Redis is
+ * away), so a 200 alone does not say its Redis connection is up yet.
+ */
+export async function waitForAllChecks(port: number): Promise<Record<string, string>> {
+  return waitFor(async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+    if (response.status !== 200) return undefined;
+    const { checks } = (await response.json()) as { checks: Record<string, string> };
+    return Object.values(checks).every((c) => c === 'ok') ? checks : undefined;
+  });
+}
+
 export interface Ports {
   INTAKE_PORT: number;
   API_PORT: number;
@@ -97,12 +111,7 @@ export async function startService(env: Record<string, string>): Promise<Service
     output += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  for (const port of Object.values(ports)) {
-    await waitFor(async () => {
-      const response = await fetch(`http://127.0.0.1:${port}/readyz`);
-      return response.status === 200 ? true : undefined;
-    });
-  }
+  for (const port of Object.values(ports)) await waitForAllChecks(port);
   return { ports, process: child, output: () => output, exited };
 }
 
