@@ -321,8 +321,8 @@ BEGIN
     RETURN NEXT v_step;
     RETURN;
   END IF;
-  UPDATE deliveries SET queued = false WHERE id = v_next AND queued;
   IF p_continue THEN
+    -- webhook_claim unqueues it (or, when it is not due yet, the next statement does).
     RETURN QUERY
       SELECT v_step.outcome, NULL::timestamptz, NULL::boolean, NULL::text,
              c.claim, c.delivery_id, c.attempt_count, c.due_at, c.subscription_id, c.lead_id,
@@ -334,8 +334,10 @@ BEGIN
              c.source_name, c.playbook_id, c.playbook_name
         FROM webhook_claim(v_next, (SELECT attempt_count FROM deliveries WHERE id = v_next),
                            p_now, p_lease_ms) c;
+    UPDATE deliveries SET queued = false WHERE id = v_next AND queued;
     RETURN;
   END IF;
+  UPDATE deliveries SET queued = false WHERE id = v_next AND queued;
   SELECT 'unclaimed', id, attempt_count, next_attempt_at
     INTO v_step.claim, v_step.delivery_id, v_step.attempt_count, v_step.due_at
     FROM deliveries WHERE id = v_next;
