@@ -22,6 +22,10 @@
 ALTER TABLE "deliveries" ADD COLUMN "claimed_until" TIMESTAMPTZ(3),
 ADD COLUMN "queued" BOOLEAN NOT NULL DEFAULT false;
 
+-- DropIndex (the old reconciler's; deliveries_due_idx replaces it, and every
+-- status change of a delivery no longer pays for it)
+DROP INDEX "deliveries_status_next_attempt_at_idx";
+
 -- CreateIndex
 CREATE INDEX "deliveries_due_idx" ON "deliveries"("next_attempt_at") WHERE ((status = 'pending') AND (NOT queued));
 

@@ -25,8 +25,13 @@ import { attemptOutcome, enqueueOrLog, jittered, type WebhookDeps } from './webh
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
 /** A Retry-After is honoured up to this long; past it the 5-day rule decides anyway. */
 const MAX_RETRY_AFTER_MS = DISABLE_AFTER_FAILING_MS;
-/** How many deliveries of its chain one job tries before handing the chain back to the queue. */
+/**
+ * How far one job goes down its chain before handing it back to the queue (where
+ * it waits its turn behind other chains): this many deliveries, this long, or
+ * until the process is stopping (so that shutdown waits for one attempt, not a chain).
+ */
 export const CHAIN_RUN_LIMIT = 20;
+export const CHAIN_RUN_MS = 10_000;
 /** The lease on a delivery being tried: the attempt's timeout plus time to record it. */
 export const LEASE_MARGIN_MS = 5000;
 
@@ -122,6 +127,7 @@ export async function runDelivery(
   job: { delivery_id: string; attempt: number },
   onAttempt: (report: AttemptReport) => void = () => {},
 ): Promise<DeliveryJobResult> {
+  const started = Date.now();
   let step = await claim(deps, job.delivery_id, job.attempt);
   let attempts = 0;
   for (;;) {
@@ -160,7 +166,9 @@ export async function runDelivery(
       result.durationMs / 1000,
     );
     const sent = step;
-    step = await record(deps, sent, attempt, attemptedAt, result, attempts < CHAIN_RUN_LIMIT);
+    const goOn =
+      attempts < CHAIN_RUN_LIMIT && Date.now() - started < CHAIN_RUN_MS && !deps.stopping();
+    step = await record(deps, sent, attempt, attemptedAt, result, goOn);
     const outcome = step.outcome ?? 'stale';
     onAttempt({
       deliveryId: sent.delivery_id,

@@ -82,6 +82,7 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
         allowPrivateTargets: config.webhookAllowPrivateTargets,
         now: options.now ?? (() => new Date()),
         random: options.random ?? Math.random,
+        stopping: () => stopped,
         ...(options.resolve ? { resolve: options.resolve } : {}),
         metrics: {
           deliveries: new Counter({

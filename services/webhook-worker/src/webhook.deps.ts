@@ -26,6 +26,8 @@ export interface WebhookDeps {
   random: () => number;
   /** Name resolution for the SSRF guard (tests stub it); dns.lookup by default. */
   resolve?: Resolve;
+  /** True once the process is stopping: jobs then stop going down their chains. */
+  stopping: () => boolean;
   metrics: WebhookMetrics;
 }
 
