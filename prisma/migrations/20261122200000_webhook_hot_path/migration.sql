@@ -17,10 +17,19 @@
 --   fan-out unqueues the head of each chain it touches, a finished delivery
 --   unqueues the next one, and the trigger below clears it whenever a row leaves
 --   or re-enters pending (redeliver / recover reset rows in the API).
+-- And activity_occurred_at, the activity's occurred_at copied into its
+-- deliveries (filled by a trigger when an insert leaves it out), so that a
+-- chain's head is the first entry of deliveries_chain_idx: finding it read the
+-- chain's every pending delivery and activity before, which made draining a long
+-- backlog quadratic.
 
 -- AlterTable
-ALTER TABLE "deliveries" ADD COLUMN "claimed_until" TIMESTAMPTZ(3),
+ALTER TABLE "deliveries" ADD COLUMN "activity_occurred_at" TIMESTAMPTZ(3),
+ADD COLUMN "claimed_until" TIMESTAMPTZ(3),
 ADD COLUMN "queued" BOOLEAN NOT NULL DEFAULT false;
+
+-- CreateIndex
+CREATE INDEX "deliveries_chain_idx" ON "deliveries"("subscription_id", "lead_id", "activity_occurred_at", "activity_id") WHERE (status = 'pending');
 
 -- DropIndex (the old reconciler's; deliveries_due_idx replaces it, and every
 -- status change of a delivery no longer pays for it)
@@ -33,6 +42,21 @@ CREATE INDEX "deliveries_due_idx" ON "deliveries"("next_attempt_at") WHERE ((sta
 -- Hand-written below (named in the header of prisma/schema.prisma): a trigger
 -- and functions, which Prisma's schema language cannot express.
 -- ---------------------------------------------------------------------------
+
+UPDATE deliveries d SET activity_occurred_at = a.occurred_at
+  FROM activities a WHERE a.id = d.activity_id;
+
+CREATE FUNCTION deliveries_fill_occurred_at() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.activity_occurred_at IS NULL THEN
+    SELECT occurred_at INTO NEW.activity_occurred_at FROM activities WHERE id = NEW.activity_id;
+  END IF;
+  RETURN NEW;
+END $$;
+
+CREATE TRIGGER deliveries_fill_occurred_at BEFORE INSERT ON deliveries
+FOR EACH ROW EXECUTE FUNCTION deliveries_fill_occurred_at();
 
 CREATE FUNCTION deliveries_unqueue_on_status() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -127,18 +151,18 @@ CREATE TYPE webhook_step AS (
   playbook_name text
 );
 
--- The oldest pending delivery of a chain (activities' occurred_at, then id), or NULL.
+-- The oldest pending delivery of a chain (its activities' occurred_at, then id),
+-- or NULL: the first entry of deliveries_chain_idx.
 CREATE FUNCTION webhook_chain_head(p_subscription_id text, p_lead_id text)
 RETURNS text LANGUAGE plpgsql STABLE AS $$
 BEGIN
   RETURN (
     SELECT d.id
       FROM deliveries d
-      JOIN activities a ON a.id = d.activity_id
      WHERE d.subscription_id = p_subscription_id
        AND d.lead_id = p_lead_id
        AND d.status = 'pending'
-     ORDER BY a.occurred_at, a.id
+     ORDER BY d.activity_occurred_at, d.activity_id
      LIMIT 1);
 END $$;
 
@@ -416,8 +440,9 @@ BEGIN
      FOR SHARE;
 
   WITH inserted AS (
-    INSERT INTO deliveries (id, activity_id, subscription_id, lead_id, next_attempt_at, queued)
-    SELECT leadhook_new_id('dlv'), a.id, s.id, v_act.lead_id,
+    INSERT INTO deliveries (id, activity_id, subscription_id, lead_id, activity_occurred_at,
+                            next_attempt_at, queued)
+    SELECT leadhook_new_id('dlv'), a.id, s.id, v_act.lead_id, a.occurred_at,
            p_now + p_first_delay_ms * interval '1 millisecond', true
       FROM activities a
       JOIN subscriptions s

@@ -113,6 +113,17 @@ describe('the delivery functions', () => {
     expect(await fanOut(second)).toEqual({ result: 'already_done' });
   });
 
+  it('a delivery inserted without its activity time (as the API test factories do) gets it', async () => {
+    const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+    const leadId = await h.lead();
+    const at = new Date(Date.now() - 3_600_000);
+    const activityId = await activity(leadId, 'started', at);
+    const created = await h.prisma.delivery.create({
+      data: { id: newId('delivery'), activityId, subscriptionId, leadId },
+    });
+    expect(created.activityOccurredAt).toEqual(at);
+  });
+
   it('a claim is a lease: a second claim waits for it, the reconciler leaves it alone', async () => {
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     const leadId = await h.lead();
