@@ -166,6 +166,13 @@ BEGIN
      LIMIT 1);
 END $$;
 
+-- The advisory lock key of a chain (subscription, lead): records and fan-outs
+-- that touch one chain take it, in the order said in webhook_record_attempt.
+CREATE FUNCTION webhook_chain_lock(p_subscription_id text, p_lead_id text)
+RETURNS bigint LANGUAGE sql IMMUTABLE AS $$
+  SELECT hashtextextended(p_subscription_id || ' ' || p_lead_id, 0)
+$$;
+
 -- Claims attempt p_attempt of a delivery for p_lease_ms, or says why not. Under
 -- the row lock: the row decides, not the job (a job for an attempt the row has
 -- moved past, for a terminal delivery, or for one that is not its chain's head
@@ -274,15 +281,37 @@ CREATE FUNCTION webhook_record_attempt(
   p_continue boolean, p_lease_ms integer)
 RETURNS SETOF webhook_step LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
+  v_chain record;
   v_d record;
   v_step webhook_step;
   v_failing timestamptz;
   v_next text;
   v_final text;
 BEGIN
+  -- Locks in one order everywhere: the chain's lock (webhook_chain_lock), then
+  -- the subscription row, then delivery rows (fan-out: the lead's lock, its
+  -- chains' locks, subscriptions shared, then rows), so records and fan-outs
+  -- wait for each other and never deadlock. The chain lock also means a fan-out
+  -- adding to this chain either committed before (its deliveries are seen below)
+  -- or runs after this commits (and sees this delivery finished, so it unqueues
+  -- the new head itself): a delivery inserted behind this one never stays queued
+  -- with no head before it.
+  SELECT subscription_id, lead_id INTO v_chain FROM deliveries WHERE id = p_delivery_id;
+  IF FOUND THEN
+    PERFORM pg_advisory_xact_lock(webhook_chain_lock(v_chain.subscription_id, v_chain.lead_id));
+  END IF;
   INSERT INTO attempts (id, delivery_id, attempted_at, status_code, duration_ms, error, response_body)
   VALUES (p_attempt_id, p_delivery_id, p_attempted_at, p_status_code, p_duration_ms, p_error,
           p_response_body);
+  -- The subscriber answered (or not) whatever the row says now: its failing_since follows.
+  IF p_ok THEN
+    UPDATE subscriptions SET failing_since = NULL
+     WHERE id = v_chain.subscription_id AND failing_since IS NOT NULL;
+  ELSIF p_status_code IS DISTINCT FROM 410 THEN
+    UPDATE subscriptions SET failing_since = COALESCE(failing_since, p_attempted_at)
+     WHERE id = v_chain.subscription_id
+    RETURNING failing_since INTO v_failing;
+  END IF;
   SELECT status, attempt_count, subscription_id, lead_id INTO v_d
     FROM deliveries WHERE id = p_delivery_id FOR UPDATE;
   IF NOT FOUND OR v_d.status <> 'pending' OR v_d.attempt_count <> p_attempt THEN
@@ -293,32 +322,25 @@ BEGIN
 
   IF p_ok THEN
     v_final := 'succeeded';
-    UPDATE subscriptions SET failing_since = NULL
-     WHERE id = v_d.subscription_id AND failing_since IS NOT NULL;
   ELSIF p_status_code = 410 THEN
     v_final := 'failed';
     v_step.outcome := 'disabled';
     v_step.disabled_reason := 'gone';
+  ELSIF p_now - v_failing >= p_disable_after_ms * interval '1 millisecond' THEN
+    v_final := 'failed';
+    v_step.outcome := 'disabled';
+    v_step.disabled_reason := 'failing';
+  ELSIF p_retry_delay_ms IS NULL THEN
+    v_final := 'failed';
   ELSE
-    UPDATE subscriptions SET failing_since = COALESCE(failing_since, p_attempted_at)
-     WHERE id = v_d.subscription_id
-    RETURNING failing_since INTO v_failing;
-    IF p_now - v_failing >= p_disable_after_ms * interval '1 millisecond' THEN
-      v_final := 'failed';
-      v_step.outcome := 'disabled';
-      v_step.disabled_reason := 'failing';
-    ELSIF p_retry_delay_ms IS NULL THEN
-      v_final := 'failed';
-    ELSE
-      v_step.outcome := 'retry';
-      v_step.retry_at := p_now + p_retry_delay_ms * interval '1 millisecond';
-      UPDATE deliveries
-         SET attempt_count = p_attempt + 1, last_attempt_at = p_attempted_at,
-             next_attempt_at = v_step.retry_at, claimed_until = NULL, updated_at = p_now
-       WHERE id = p_delivery_id;
-      RETURN NEXT v_step;
-      RETURN;
-    END IF;
+    v_step.outcome := 'retry';
+    v_step.retry_at := p_now + p_retry_delay_ms * interval '1 millisecond';
+    UPDATE deliveries
+       SET attempt_count = p_attempt + 1, last_attempt_at = p_attempted_at,
+           next_attempt_at = v_step.retry_at, claimed_until = NULL, updated_at = p_now
+     WHERE id = p_delivery_id;
+    RETURN NEXT v_step;
+    RETURN;
   END IF;
 
   UPDATE deliveries
@@ -339,11 +361,6 @@ BEGIN
   END IF;
 
   v_step.outcome := v_final;
-  -- The lead's fan-out lock: a fan-out adding to this chain either committed
-  -- before (its deliveries are seen here) or runs after this commits (and sees
-  -- this delivery finished, so it unqueues the new head itself). Without it, a
-  -- delivery inserted behind this one could stay queued with no head before it.
-  PERFORM pg_advisory_xact_lock(hashtextextended(v_d.lead_id, 0));
   v_next := webhook_chain_head(v_d.subscription_id, v_d.lead_id);
   IF v_next IS NULL THEN
     RETURN NEXT v_step;
@@ -432,8 +449,15 @@ BEGIN
     RETURN jsonb_build_object('result', 'already_done');
   END IF;
 
-  -- The selecting subscriptions, share-locked until commit: disabling one (an
-  -- UPDATE) waits for this fan-out, then fails its deliveries, these included.
+  -- The locks of the chains this may add to, in subscription order (see
+  -- webhook_record_attempt), then the selecting subscriptions, share-locked
+  -- until commit: disabling one (an UPDATE) waits for this fan-out, then fails
+  -- its deliveries, these included.
+  PERFORM pg_advisory_xact_lock(webhook_chain_lock(c.id, v_act.lead_id))
+     FROM (SELECT s.id FROM subscriptions s
+            WHERE s.account_id = v_act.account_id AND s.enabled AND s.deleted_at IS NULL
+              AND (s.playbook_id = v_act.playbook_id OR s.playbook_id IS NULL)
+            ORDER BY s.id) c;
   PERFORM 1 FROM subscriptions s
    WHERE s.account_id = v_act.account_id AND s.enabled AND s.deleted_at IS NULL
      AND (s.playbook_id = v_act.playbook_id OR s.playbook_id IS NULL)
