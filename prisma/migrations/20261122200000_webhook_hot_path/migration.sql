@@ -484,20 +484,23 @@ BEGIN
 
   UPDATE outbox SET done_at = p_now WHERE id = ANY (v_outbox);
 
-  WITH heads AS (
-    SELECT webhook_chain_head(sub, v_act.lead_id) AS id FROM unnest(v_subs) AS sub),
-  unqueued AS (
-    UPDATE deliveries d SET queued = false
-      FROM heads
-     WHERE d.id = heads.id AND d.queued
-    RETURNING d.id, d.attempt_count, d.next_attempt_at)
-  SELECT coalesce(jsonb_agg(jsonb_build_object(
-           'id', id,
-           'attempt_count', attempt_count,
-           'due_ms', floor(extract(epoch FROM next_attempt_at) * 1000),
-           'created', id = ANY (v_created))), '[]')
+  -- Dynamic SQL, planned at each call: a plan cached while deliveries was small
+  -- (a hash join over a sequential scan) made every later fan-out read the
+  -- whole table (bench/webhooks/sql-cost.mjs: one sequential scan per fan-out).
+  EXECUTE
+    $q$WITH unqueued AS (
+         UPDATE deliveries d SET queued = false
+          WHERE d.id = ANY ($1) AND d.queued
+         RETURNING d.id, d.attempt_count, d.next_attempt_at)
+       SELECT coalesce(jsonb_agg(jsonb_build_object(
+                'id', id,
+                'attempt_count', attempt_count,
+                'due_ms', floor(extract(epoch FROM next_attempt_at) * 1000),
+                'created', id = ANY ($2))), '[]')
+         FROM unqueued$q$
     INTO v_heads
-    FROM unqueued;
+    USING ARRAY(SELECT webhook_chain_head(sub, v_act.lead_id) FROM unnest(v_subs) AS sub),
+          v_created;
 
   RETURN jsonb_build_object(
     'result', 'fanned_out',
