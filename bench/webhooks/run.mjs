@@ -283,6 +283,7 @@ try {
   const producer = new QueueSet({ redisUrl, prefix: queuePrefix });
   while (producer.redis.status !== 'ready') await sleep(20);
   const monitor = new pg.Client({ connectionString: dbUrl });
+  monitor.on('error', () => {}); // the database is dropped at the end, whatever happened
   await monitor.connect();
   await pollBackends(monitor, true);
   const before = snapshot();

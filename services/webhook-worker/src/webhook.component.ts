@@ -67,10 +67,12 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       prisma = createPrisma({ databaseUrl: config.databaseUrl });
       const activityConcurrency = options.concurrency ?? 16;
       const deliveryConcurrency = options.concurrency ?? 32;
-      // A connection for every job that may be in a statement at once (opened on demand).
+      // Jobs hold a connection only for their one statement at a time (never
+      // across an HTTP attempt), so fewer connections than jobs serve them; the
+      // server's connections are shared with every other process.
       pool = createPool({
         databaseUrl: config.databaseUrl,
-        max: activityConcurrency + deliveryConcurrency,
+        max: Math.min(16, activityConcurrency + deliveryConcurrency),
       });
       const deps: WebhookDeps = {
         prisma,
