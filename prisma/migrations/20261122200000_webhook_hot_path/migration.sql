@@ -284,6 +284,7 @@ DECLARE
   v_chain record;
   v_d record;
   v_step webhook_step;
+  v_claimed webhook_step;
   v_failing timestamptz;
   v_next text;
   v_final text;
@@ -368,18 +369,12 @@ BEGIN
   END IF;
   IF p_continue THEN
     -- webhook_claim unqueues it (or, when it is not due yet, the next statement does).
-    RETURN QUERY
-      SELECT v_step.outcome, NULL::timestamptz, NULL::boolean, NULL::text,
-             c.claim, c.delivery_id, c.attempt_count, c.due_at, c.subscription_id, c.lead_id,
-             c.url, c.secret, c.previous_secret, c.previous_secret_expires_at, c.activity_id,
-             c.activity_type, c.activity_label, c.occurred_at, c.note, c.data,
-             c.activity_enrollment_id, c.lead_external_id, c.lead_source_name,
-             c.lead_first_name, c.lead_last_name, c.lead_email, c.lead_opted_out,
-             c.lead_created_at, c.lead_extra, c.lead_enrollment_id, c.source_id,
-             c.source_name, c.playbook_id, c.playbook_name
-        FROM webhook_claim(v_next, (SELECT attempt_count FROM deliveries WHERE id = v_next),
-                           p_now, p_lease_ms) c;
+    SELECT * INTO v_claimed
+      FROM webhook_claim(v_next, (SELECT attempt_count FROM deliveries WHERE id = v_next),
+                         p_now, p_lease_ms);
+    v_claimed.outcome := v_step.outcome;
     UPDATE deliveries SET queued = false WHERE id = v_next AND queued;
+    RETURN NEXT v_claimed;
     RETURN;
   END IF;
   UPDATE deliveries SET queued = false WHERE id = v_next AND queued;
