@@ -9,9 +9,14 @@
 // idle until ready; then, in ONE transaction, LEADS leads × PER_LEAD activities
 // (default 1,000 × 10 = 10,000 `event` activities, occurred_at = the transaction's
 // now() plus i ms so a lead's activities have an order) are inserted with SQL
-// together with their outbox rows (topic 'activity', payload {activity_id},
-// next_relay_at = now()). The worker's own outbox relay enqueues the activity jobs;
-// fan-out creates the deliveries (3 per activity) and the chains deliver them.
+// together with their outbox rows (topic 'activity', payload {activity_id}, the
+// default next_relay_at, 10 s on), and after the commit their jobs are enqueued as
+// the activity path's fast path does (packages/queue QueueSet, here in batches of
+// 500 with addBulk); the worker's outbox relay covers what is still open after
+// 10 s. (Until 2026-11-22 19:00 the bench left every activity to the relay, which
+// sends at most 500 rows per second per process: a 1,500 deliveries/s ceiling of
+// the setup, not of the worker.) Fan-out creates the deliveries (3 per activity)
+// and the chains deliver them.
 // Measured until every delivery has succeeded:
 //  - deliveries/s: deliveries ÷ (commit of the activities → last receipt);
 //  - activity-created-to-receipt latency p50/p99 (first receipt of each
@@ -22,11 +27,12 @@
 // Then, in the same run, the limit: a bare node:http client with a keep-alive Agent
 // posts the same bodies (as the subscribers received them), freshly signed with
 // node:crypto HMAC (Standard Webhooks), to the same servers, CONCURRENCY in flight
-// (default 10 = the worker's BullMQ concurrency), and again with 30 in flight, and
-// once without keep-alive (a new connection per request, as deliver() does).
+// (default 32 = the worker's default delivery concurrency), and again with 10 in
+// flight, and once without keep-alive (a new connection per request, as deliver()
+// did before it kept connections).
 //
 // Usage: node bench/webhooks/run.mjs [--leads 1000] [--per-lead 10] [--subscribers 3]
-//          [--concurrency 10] [--timeout 900] [--out bench/RESULTS.md]
+//          [--concurrency 32] [--timeout 900] [--out bench/RESULTS.md]
 //   WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" adds node args to the worker.
 import { fork, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -37,6 +43,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { QueueSet } from '../../packages/queue/dist/index.js';
 import {
   cpuSeconds,
   freePort,
@@ -56,7 +63,7 @@ const { values: args } = parseArgs({
     leads: { type: 'string', default: '1000' },
     'per-lead': { type: 'string', default: '10' },
     subscribers: { type: 'string', default: '3' },
-    concurrency: { type: 'string', default: '10' },
+    concurrency: { type: 'string', default: '32' },
     timeout: { type: 'string', default: '900' },
     out: { type: 'string' },
   },
@@ -83,6 +90,27 @@ const LABELS = [
 ];
 
 // --- /proc accounting (as bench/intake and bench/playbook) -------------------------
+
+// --- PostgreSQL CPU of this run's own backends -------------------------------------
+// The machine's PostgreSQL serves other sessions too, so summing every postgres
+// process mixes their work in (and goes negative when their backends exit). This
+// follows the backends connected to the bench database (the worker's pools; not
+// the bench's own polling connection), polled with the progress check: each one's
+// CPU since the run started (or since it connected, when later). Shared background
+// processes (WAL writer, checkpointer, autovacuum) are not counted here.
+const backends = new Map(); // pid → { first, last } CPU seconds
+async function pollBackends(client, starting = false) {
+  const { rows } = await client.query(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+  );
+  for (const { pid } of rows) {
+    const now = cpuSeconds([pid]);
+    const seen = backends.get(pid);
+    if (seen) seen.last = Math.max(seen.last, now);
+    else backends.set(pid, { first: starting ? now : 0, last: now });
+  }
+}
+const backendCpu = () => [...backends.values()].reduce((a, b) => a + b.last - b.first, 0);
 
 // --- the subscribers' process and its IPC -------------------------------------------
 function ask(child, cmd, key, extra = {}) {
@@ -252,6 +280,12 @@ try {
     machine: machineTicks(),
     at: Date.now(),
   });
+  const producer = new QueueSet({ redisUrl, prefix: queuePrefix });
+  while (producer.redis.status !== 'ready') await sleep(20);
+  const monitor = new pg.Client({ connectionString: dbUrl });
+  monitor.on('error', () => {}); // the database is dropped at the end, whatever happened
+  await monitor.connect();
+  await pollBackends(monitor, true);
   const before = snapshot();
 
   // Leads, activities and outbox rows in one transaction: the activities' "created"
@@ -277,13 +311,21 @@ try {
               jsonb_build_object('seq', n), now() + make_interval(secs => ((n - 1) % $4) / 1000.0)
          FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n)
        RETURNING id)
-     INSERT INTO outbox (topic, payload, next_relay_at)
-     SELECT 'activity', jsonb_build_object('activity_id', id), now() FROM a`,
+     INSERT INTO outbox (topic, payload)
+     SELECT 'activity', jsonb_build_object('activity_id', id) FROM a`,
     [activityIds, accountId, leadIds, perLead, LABELS],
   );
   await client.query('COMMIT');
   const committedAt = Date.now();
   await client.end();
+  // The fast path, as ActivityRecorder does after its commit (one job per activity).
+  for (let i = 0; i < activityIds.length; i += 500) {
+    await producer.enqueueMany(
+      'activity',
+      activityIds.slice(i, i + 500).map((id) => ({ activity_id: id })),
+    );
+  }
+  const enqueuedAt = Date.now();
 
   // --- wait until every delivery has succeeded -------------------------------------------
   const deadline = Date.now() + Number(args.timeout) * 1000;
@@ -294,13 +336,17 @@ try {
       dbUrl,
       `SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'`,
     );
+    await pollBackends(monitor);
     if (n !== succeeded) lastProgress = Date.now();
     succeeded = n;
     if (n >= expected) break;
     if (Date.now() - lastProgress > 60_000) break;
     await sleep(200);
   }
+  await pollBackends(monitor);
   const after = snapshot();
+  await monitor.end();
+  await producer.close();
 
   const metricsText = await fetch(`${workerBase}/metrics`)
     .then((r) => r.text())
@@ -383,7 +429,8 @@ try {
   const cpu = {
     worker: after.worker - before.worker,
     subscribers: after.subscribers - before.subscribers,
-    postgres: after.postgres - before.postgres,
+    postgres: backendCpu(),
+    postgresAll: after.postgres - before.postgres,
     redis: after.redis - before.redis,
     loader: (() => {
       const u = process.cpuUsage(before.loader);
@@ -404,7 +451,7 @@ try {
   bare.subscriberCpu = cpuSeconds(pids.subscribers) - subCpu0;
   const variants = [];
   for (const [inFlight, keepAlive] of [
-    [30, true],
+    [10, true],
     [concurrency, false],
   ]) {
     const c0 = cpuSeconds(pids.subscribers);
@@ -428,7 +475,7 @@ Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem()
     .map((l) => l.toFixed(2))
     .join(' / ')}.
 Command: \`node bench/webhooks/run.mjs --leads ${leadCount} --per-lead ${perLead} --subscribers ${subscriberCount} --concurrency ${concurrency}\`${process.env.WORKER_NODE_ARGS ? ` with WORKER_NODE_ARGS="${process.env.WORKER_NODE_ARGS}"` : ''}
-Setup: one webhook-worker process (default concurrency 10 per queue, default retry schedule, WEBHOOK_ALLOW_PRIVATE_TARGETS=true), started and idle first; ${subscriberCount} subscriptions (events ["*"], outcomes ["*"]) to ${subscriberCount} node:http servers on loopback in one child process (204, no work). ${activityCount} \`event\` activities (${leadCount} leads × ${perLead} activities each, so ${leadCount * subscriberCount} chains of ${perLead}) inserted with SQL in one transaction with their outbox rows (topic 'activity', next_relay_at = now()); the worker's outbox relay enqueues them. Latency is from the activity's occurred_at (the inserting transaction's now(), + i ms within a lead) to the subscriber's receipt, so it includes the relay and the queue of a ${activityCount}-activity burst.
+Setup: one webhook-worker process (default concurrency: 16 fan-out jobs, 32 delivery jobs, each going down its chain; default retry schedule, WEBHOOK_ALLOW_PRIVATE_TARGETS=true), started and idle first; ${subscriberCount} subscriptions (events ["*"], outcomes ["*"]) to ${subscriberCount} node:http servers on loopback in one child process (204, no work). ${activityCount} \`event\` activities (${leadCount} leads × ${perLead} activities each, so ${leadCount * subscriberCount} chains of ${perLead}) inserted with SQL in one transaction with their outbox rows (topic 'activity', default next_relay_at), then their activity jobs enqueued as the activity path's fast path does (addBulk, 500 at a time: ${((enqueuedAt - committedAt) / 1000).toFixed(1)} s); the outbox relay covers what is still open after 10 s. Latency is from the activity's occurred_at (the inserting transaction's now(), + i ms within a lead) to the subscriber's receipt, so it includes the enqueueing and the queue of a ${activityCount}-activity burst.
 
 | figure | value |
 |---|---|
@@ -445,8 +492,8 @@ ${variants.map(bareRow).join('\n')}
 | target: ≥ ${TARGET} deliveries/s, attempt rows recorded, zero lost | ${met ? 'met' : `**not met**${complete ? ' (complete: nothing lost, every attempt recorded)' : ''}`} |
 | PostgreSQL per delivery: commits / rows returned | ${(dbStats.commits / Math.max(1, first.size)).toFixed(1)} / ${(dbStats.returned / Math.max(1, first.size)).toFixed(0)} |
 | rows read per table (seq scans: rows read; index rows fetched) | ${tables.map((t) => `${t.relname}: ${t.seq_scan} seq scans reading ${t.seq_read} rows, ${t.idx_fetch} by index`).join('; ')} |
-| CPU per delivery: worker / PostgreSQL / Redis / subscribers | ${perDelivery(cpu.worker)} / ${perDelivery(cpu.postgres)} / ${perDelivery(cpu.redis)} / ${perDelivery(cpu.subscribers)} |
-| CPU used, insert → all succeeded (${runSeconds.toFixed(1)} s; of ${(cpus().length * runSeconds).toFixed(0)} core-seconds) | worker ${cpu.worker.toFixed(1)} s (${((100 * cpu.worker) / runSeconds).toFixed(0)} % of a core), PostgreSQL ${cpu.postgres.toFixed(1)} s, Redis ${cpu.redis.toFixed(1)} s, subscribers ${cpu.subscribers.toFixed(1)} s, bench ${cpu.loader.toFixed(1)} s |
+| CPU per delivery: worker / PostgreSQL (this run's backends) / Redis / subscribers | ${perDelivery(cpu.worker)} / ${perDelivery(cpu.postgres)} / ${perDelivery(cpu.redis)} / ${perDelivery(cpu.subscribers)} (every postgres process on the machine, other sessions' included: ${perDelivery(cpu.postgresAll)}) |
+| CPU used, insert → all succeeded (${runSeconds.toFixed(1)} s; of ${(cpus().length * runSeconds).toFixed(0)} core-seconds) | worker ${cpu.worker.toFixed(1)} s (${((100 * cpu.worker) / runSeconds).toFixed(0)} % of a core), PostgreSQL ${cpu.postgres.toFixed(1)} s (this run's backends), Redis ${cpu.redis.toFixed(1)} s, subscribers ${cpu.subscribers.toFixed(1)} s, bench ${cpu.loader.toFixed(1)} s |
 | machine in that time: busy / idle / stolen | ${cpu.busy.toFixed(1)} s / ${cpu.idle.toFixed(1)} s / ${cpu.steal.toFixed(1)} s (other sessions' work included) |
 `;
   process.stdout.write(report);

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { deliver, parseRetryAfter, RESPONSE_BODY_LIMIT, USER_AGENT } from './deliver.js';
 import { generateSecret } from './signature.js';
 import { isPublicAddress, type Resolve } from './target-guard.js';
@@ -8,6 +9,7 @@ import { isPublicAddress, type Resolve } from './target-guard.js';
 interface Received {
   headers: IncomingMessage['headers'];
   body: string;
+  socket: Socket;
 }
 
 let server: Server;
@@ -21,7 +23,11 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        socket: req.socket,
+      });
       handler(req, res);
     });
   });
@@ -109,6 +115,62 @@ describe('deliver', () => {
       now: () => new Date('2026-11-22T15:04:05Z'),
     });
     expect(result).toMatchObject({ ok: false, statusCode: status, retryAfterMs: expected });
+  });
+
+  it('reuses a keep-alive connection across attempts to one origin', async () => {
+    handler = (_req, res) => res.writeHead(204).end();
+    for (let i = 0; i < 3; i++) {
+      expect(await deliver({ ...common, url: `${base}/reuse` })).toMatchObject({ ok: true });
+    }
+    expect(received).toHaveLength(3);
+    expect(new Set(received.map((r) => r.socket)).size).toBe(1);
+  });
+
+  it('decodes a compressed answer before keeping its start', async () => {
+    handler = (_req, res) =>
+      res.writeHead(500, { 'content-encoding': 'gzip' }).end(gzipSync('boom, compressed'));
+    const result = await deliver({ ...common, url: base });
+    expect(result).toMatchObject({ statusCode: 500, responseBody: 'boom, compressed' });
+  });
+
+  it('sends again on a new connection when the pooled one was closed under it', async () => {
+    // A server that answers the first request of each connection, keeps the
+    // connection open, and resets it when a second request arrives on it (as a
+    // server that timed out an idle connection just as it was reused).
+    const requests: number[] = [];
+    const sockets: Socket[] = [];
+    const raw = createTcpServer((socket) => {
+      const n = sockets.push(socket);
+      let served = 0;
+      socket.on('data', (chunk) => {
+        if (!chunk.includes('\r\n\r\n')) return;
+        served++;
+        requests.push(n);
+        if (served === 1) {
+          socket.write('HTTP/1.1 204 No Content\r\nConnection: keep-alive\r\n\r\n');
+        } else {
+          socket.resetAndDestroy();
+        }
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const rawUrl = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/`;
+    try {
+      expect(await deliver({ ...common, url: rawUrl })).toMatchObject({
+        ok: true,
+        statusCode: 204,
+      });
+      expect(await deliver({ ...common, url: rawUrl })).toMatchObject({
+        ok: true,
+        statusCode: 204,
+      });
+      // The second attempt hit the reset on connection 1, then went through on connection 2.
+      expect(requests).toEqual([1, 1, 2]);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => raw.close(resolve));
+    }
   });
 
   it('reports a refused connection as an error without a status', async () => {

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
-import got, { type Response } from 'got';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { sign } from './signature.js';
 import { guardedLookup, type Resolve, refuseLiteral, TARGET_REFUSED } from './target-guard.js';
-
 /** The subscriber's answer is kept up to this many bytes (the attempt log shows it). */
 export const RESPONSE_BODY_LIMIT = 4096;
 
@@ -26,7 +26,7 @@ export interface AttemptResult {
 
 export interface DeliverOptions {
   url: string;
-  /** The exact body to send (buildPayload's `body`). */
+  /** The exact body to send (payloadOf's `body`). */
   body: string;
   /** `webhook-id`: the activity id, the same on every retry. */
   id: string;
@@ -63,12 +63,69 @@ function productVersion(): string {
 }
 
 /**
+ * How long an idle keep-alive connection to a subscriber is kept (shorter when
+ * the server announces a shorter Keep-Alive timeout): below the usual 5 s of
+ * servers, so a connection is rarely reused just as the server closes it.
+ */
+const IDLE_SOCKET_MS = 4000;
+/** Connections to one origin at most (per process); more attempts wait for one. */
+const MAX_SOCKETS_PER_ORIGIN = 64;
+
+interface Agents {
+  http: HttpAgent;
+  https: HttpsAgent;
+}
+
+/**
+ * Keep-alive agents, one pair per guard configuration (allowPrivate, resolver),
+ * shared by every attempt of the process: a node Agent pools connections per
+ * origin, so attempts to one subscriber reuse its connections instead of paying
+ * a TCP (and TLS) handshake each (bench/webhooks: a new connection per request
+ * halves what a client can send). The SSRF guard is the agents' DNS `lookup`,
+ * which runs for every NEW connection, on the very address it then connects to;
+ * a pooled connection stays bound to an address that passed that check, so
+ * reusing it cannot reach anywhere the guard refused (a rebinding name is
+ * checked again at the next connection it opens).
+ */
+const agentCache = new Map<boolean, WeakMap<Resolve | typeof defaultResolveKey, Agents>>();
+const defaultResolveKey = Object.freeze({});
+
+function agentsFor(allowPrivate: boolean, resolve: Resolve | undefined): Agents {
+  let byResolve = agentCache.get(allowPrivate);
+  if (!byResolve) {
+    byResolve = new WeakMap();
+    agentCache.set(allowPrivate, byResolve);
+  }
+  const key = resolve ?? defaultResolveKey;
+  let agents = byResolve.get(key);
+  if (!agents) {
+    const lookup = guardedLookup({ allowPrivate, ...(resolve ? { resolve } : {}) });
+    const options = {
+      keepAlive: true,
+      timeout: IDLE_SOCKET_MS,
+      maxSockets: MAX_SOCKETS_PER_ORIGIN,
+      maxFreeSockets: MAX_SOCKETS_PER_ORIGIN,
+      scheduling: 'lifo' as const,
+      lookup,
+    };
+    agents = { http: new HttpAgent(options), https: new HttpsAgent(options) };
+    byResolve.set(key, agents);
+  }
+  return agents;
+}
+
+/**
  * Sends one signed webhook attempt (Standard Webhooks headers) and reports what
  * happened; it never throws for anything the subscriber or the network does.
  * Redirects are not followed (a 3xx is a failure: following one would let a
  * public URL bounce the worker to an internal one, and the subscriber should
- * save its final URL). got's own retries are off: the delivery row schedules
- * retries (DESIGN.md "Retries").
+ * save its final URL). Nothing is retried here except a request that found its
+ * pooled keep-alive connection already closed by the server (it never reached
+ * the subscriber): the delivery row schedules retries (DESIGN.md "Retries").
+ *
+ * Plain node:http rather than got: per attempt got cost ~0.2 ms more CPU than
+ * the whole node:http request (bench/webhooks), and of its features only a
+ * total timeout, a bounded read and decompression are needed.
  */
 export async function deliver(options: DeliverOptions): Promise<AttemptResult> {
   const started = performance.now();
@@ -96,20 +153,33 @@ export async function deliver(options: DeliverOptions): Promise<AttemptResult> {
   if (literal) return finish({ error: literal.message });
 
   const timestamp = Math.floor(now().getTime() / 1000);
-  const lookup = guardedLookup({
-    allowPrivate: options.allowPrivateTargets,
-    ...(options.resolve ? { resolve: options.resolve } : {}),
-  });
-  // Agents of this attempt only: no pooled socket outlives the check its lookup made.
-  const agent = { http: new HttpAgent({ lookup }), https: new HttpsAgent({ lookup }) };
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(options.body)),
+    'user-agent': USER_AGENT,
+    'webhook-id': options.id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': sign({
+      secrets: options.secrets,
+      id: options.id,
+      timestamp,
+      body: options.body,
+    }),
+  };
+  const agents = agentsFor(options.allowPrivateTargets, options.resolve);
+  const deadline = started + options.timeoutMs;
   try {
-    const response = await post(url, options, timestamp, agent);
+    let response: Answer;
+    try {
+      response = await post(url, options.body, headers, agents, deadline);
+    } catch (err) {
+      if (!(err instanceof StaleConnectionError)) throw err;
+      response = await post(url, options.body, headers, agents, deadline);
+    }
     const statusCode = response.statusCode;
     const ok = statusCode >= 200 && statusCode < 300;
     const retryAfterMs =
-      statusCode === 429 || statusCode === 503
-        ? parseRetryAfter(response.headers['retry-after'], now())
-        : null;
+      statusCode === 429 || statusCode === 503 ? parseRetryAfter(response.retryAfter, now()) : null;
     return finish({
       ok,
       statusCode,
@@ -123,98 +193,131 @@ export async function deliver(options: DeliverOptions): Promise<AttemptResult> {
     });
   } catch (err) {
     return finish({ error: describe(err, options.timeoutMs) });
-  } finally {
-    agent.http.destroy();
-    agent.https.destroy();
   }
 }
 
 interface Answer {
   statusCode: number;
-  headers: Response['headers'];
+  retryAfter: string | undefined;
   body: string;
 }
 
+/** The attempt's time ran out (the whole request, connection included). */
+class AttemptTimeoutError extends Error {
+  constructor() {
+    super('attempt timed out');
+    this.name = 'TimeoutError';
+  }
+}
+
+/** A reused keep-alive connection was closed by the server before our request got through. */
+class StaleConnectionError extends Error {}
+
+/** The response as a stream of its decoded bytes (content-encoding gzip, deflate, br). */
+function decoded(res: IncomingMessage): Readable {
+  const encoding = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
+  if (!decoder) return res;
+  res.on('error', (err) => decoder.destroy(err));
+  return res.pipe(decoder);
+}
+
 /**
- * POSTs through got's stream API so that only the first RESPONSE_BODY_LIMIT bytes
- * of the answer are read: a subscriber cannot make the worker buffer a large body.
+ * POSTs the body and reads only the first RESPONSE_BODY_LIMIT bytes of the
+ * answer (a subscriber cannot make the worker buffer a large body). The answer
+ * counts once its status line arrived: a body cut short by the deadline or a
+ * broken connection keeps what came.
  */
 function post(
   url: URL,
-  options: DeliverOptions,
-  timestamp: number,
-  agent: { http: HttpAgent; https: HttpsAgent },
+  body: string,
+  headers: Record<string, string>,
+  agents: Agents,
+  deadline: number,
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const stream = got.stream.post(url, {
-      body: options.body,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': USER_AGENT,
-        'webhook-id': options.id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': sign({
-          secrets: options.secrets,
-          id: options.id,
-          timestamp,
-          body: options.body,
-        }),
-      },
-      agent,
-      followRedirect: false,
-      throwHttpErrors: false,
-      retry: { limit: 0 },
-      timeout: { request: options.timeoutMs },
-      decompress: true,
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(url, {
+      method: 'POST',
+      headers,
+      agent: url.protocol === 'https:' ? agents.https : agents.http,
     });
-    let response: Response | undefined;
+    let statusCode: number | undefined;
+    let retryAfter: string | undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    const done = () => {
-      if (settled || !response) return;
-      settled = true;
-      const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
-      resolve({ statusCode: response.statusCode, headers: response.headers, body: text });
-      stream.destroy();
-    };
-    stream.on('response', (res: Response) => {
-      response = res;
-    });
-    stream.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= RESPONSE_BODY_LIMIT) done();
-    });
-    stream.on('end', done);
-    stream.on('error', (err: Error) => {
+    const settle = (err?: unknown) => {
       if (settled) return;
-      // The status line arrived in time but the body did not: the answer counts.
-      if (response && isTimeout(err)) return done();
       settled = true;
-      reject(err);
+      clearTimeout(timer);
+      if (statusCode !== undefined) {
+        const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
+        resolve({ statusCode, retryAfter, body: text });
+      } else if (req.reusedSocket && ['ECONNRESET', 'EPIPE'].includes(codeOf(err) ?? '')) {
+        reject(new StaleConnectionError());
+      } else {
+        reject(err);
+      }
+    };
+    const timer = setTimeout(
+      () => {
+        settle(new AttemptTimeoutError());
+        req.destroy();
+      },
+      Math.max(0, deadline - performance.now()),
+    );
+    req.on('error', (err) => settle(err));
+    req.on('response', (res) => {
+      statusCode = res.statusCode ?? 0;
+      const header = res.headers['retry-after'];
+      retryAfter = Array.isArray(header) ? header[0] : header;
+      const stream = decoded(res);
+      stream.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size >= RESPONSE_BODY_LIMIT) {
+          settle();
+          // Stop reading: the rest is not wanted, and this connection is not reused.
+          req.destroy();
+        }
+      });
+      stream.on('end', () => settle());
+      stream.on('error', (err) => settle(err));
+      res.on('aborted', () => settle());
     });
+    req.end(body);
   });
 }
 
 function isTimeout(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'TimeoutError' || codeOf(err) === 'ETIMEDOUT');
+  return err instanceof AttemptTimeoutError || codeOf(err) === 'ETIMEDOUT';
 }
 
-function codeOf(err: Error): string | undefined {
-  const code = 'code' in err ? err.code : undefined;
+function codeOf(err: unknown): string | undefined {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
   return typeof code === 'string' ? code : undefined;
 }
 
-/** An attempt's error text: the cause in a few words, never the URL's query string. */
+/**
+ * An attempt's error text: the cause in a few words, never the URL's query
+ * string. Errors are told apart by their code, not by class: node's own errors
+ * come from another realm under jest's VM modules.
+ */
 function describe(err: unknown, timeoutMs: number): string {
-  if (!(err instanceof Error)) return 'request failed';
   if (isTimeout(err)) return `timeout after ${timeoutMs} ms`;
-  const cause = err.cause instanceof Error ? err.cause : undefined;
-  if (codeOf(err) === TARGET_REFUSED || (cause && codeOf(cause) === TARGET_REFUSED)) {
-    return (cause && codeOf(cause) === TARGET_REFUSED ? cause : err).message;
-  }
-  const code = codeOf(err) ?? (cause ? codeOf(cause) : undefined);
+  const code = codeOf(err);
+  if (code === TARGET_REFUSED) return String((err as { message?: unknown }).message);
   return code ? `connection failed (${code})` : 'request failed';
 }
 

@@ -1,10 +1,5 @@
 import type { WebhookPayload } from '@leadhook/contracts';
-import type { Prisma, PrismaClient } from '@leadhook/db';
-
-/** Anything that reads activities: the client or a transaction. */
-export type PayloadReader =
-  | Pick<PrismaClient, 'activity'>
-  | Pick<Prisma.TransactionClient, 'activity'>;
+import type { Prisma } from '@leadhook/db';
 
 export interface BuiltPayload {
   /** The exact bytes to sign and send. */
@@ -19,29 +14,45 @@ function jsonObject(value: Json): Prisma.JsonObject {
 }
 
 /**
- * The webhook body of an activity (CONTRACT §3; schema: webhookPayloadSchema in
- * packages/contracts), or null when the activity does not exist. Built from the
- * rows at send time: names are the current ones (as the management API shows
- * them), except the originator's, which is the source's name at acceptance.
+ * What a webhook body is made of: the activity, its lead, and the lead's source
+ * and playbook (current names). The webhook
+ * worker reads them with the claim of a delivery, in one SQL round trip.
  */
-export async function buildPayload(
-  prisma: PayloadReader,
-  activityId: string,
-): Promise<BuiltPayload | null> {
-  const activity = await prisma.activity.findUnique({
-    where: { id: activityId },
-    include: {
-      lead: {
-        include: {
-          source: { select: { id: true, name: true } },
-          playbook: { select: { id: true, name: true } },
-          enrollment: { select: { id: true } },
-        },
-      },
-    },
-  });
-  if (!activity) return null;
-  const { lead } = activity;
+export interface PayloadRows {
+  activity: {
+    id: string;
+    activityType: string;
+    activityLabel: string;
+    occurredAt: Date;
+    note: string;
+    data: Json;
+    enrollmentId: string | null;
+  };
+  lead: {
+    id: string;
+    externalId: string | null;
+    sourceName: string;
+    firstName: string;
+    lastName: string;
+    email: string;
+    optedOut: boolean;
+    createdAt: Date;
+    extra: Json;
+    /** The lead's play, if it has one. */
+    enrollmentId: string | null;
+  };
+  source: { id: string; name: string };
+  playbook: { id: string; name: string };
+}
+
+/**
+ * The webhook body (CONTRACT §3; schema: webhookPayloadSchema in
+ * packages/contracts) from its rows: names are the current ones (as the
+ * management API shows them), except the originator's, which is the source's
+ * name at acceptance.
+ */
+export function payloadOf(rows: PayloadRows): BuiltPayload {
+  const { activity, lead } = rows;
   const occurredAt = activity.occurredAt.toISOString();
   const payload: WebhookPayload = {
     id: activity.id,
@@ -53,10 +64,10 @@ export async function buildPayload(
       ...(lead.externalId ? [{ origin: lead.sourceName, key: lead.externalId }] : []),
     ],
     lead_id: lead.id,
-    marketing_source: { id: lead.source.id, name: lead.source.name },
-    playbook: { id: lead.playbook.id, name: lead.playbook.name },
+    marketing_source: { id: rows.source.id, name: rows.source.name },
+    playbook: { id: rows.playbook.id, name: rows.playbook.name },
     data: jsonObject(activity.data),
-    activity_play_id: activity.enrollmentId ?? lead.enrollment?.id ?? null,
+    activity_play_id: activity.enrollmentId ?? lead.enrollmentId,
     activity_note: activity.note,
     activity_created_at: occurredAt,
     lead_first_name: lead.firstName,

@@ -4,6 +4,7 @@ import { webhookPayloadSchema } from '@leadhook/contracts';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import request from 'supertest';
+import { CHAIN_RUN_LIMIT } from './delivery.job.js';
 import { fanOut } from './fanout.job.js';
 import { Harness, type RunningWorker, type Subscriber, waitFor } from './testing/harness.js';
 
@@ -275,6 +276,39 @@ describe('ordering', () => {
     expect(ofLead(slow, leadA)).toEqual(expectedA);
     expect(ofLead(slow, leadB)).toEqual(expectedB);
     expect(slow.maxInFlight).toBe(2);
+  });
+});
+
+describe('a backlog', () => {
+  it('goes out in order, one at a time, each once, across jobs past the per-job limit', async () => {
+    const w = await h.startWorker({}, { concurrency: 4 });
+    let open = false;
+    const sub = await h.subscriber(async (_req, res) => {
+      await waitFor(() => open, 30_000);
+      res.end('ok');
+    });
+    const { id: subscriptionId } = await h.subscription({ url: sub.url });
+    const leadId = await h.lead();
+    const expected: string[] = [];
+    for (let i = 0; i < CHAIN_RUN_LIMIT + 5; i++)
+      expected.push(await record(w, leadId, 'message_sent'));
+    // The first request is held while the rest of the chain piles up behind it.
+    await waitFor(
+      async () =>
+        (await h.prisma.delivery.count({ where: { subscriptionId, queued: true } })) ===
+        expected.length - 1,
+    );
+    expect(sub.received).toHaveLength(1);
+    open = true;
+    await waitFor(() => sub.received.length === expected.length, 20_000);
+    expect(sub.ids()).toEqual(expected);
+    expect(sub.maxInFlight).toBe(1);
+    const deliveries = await h.prisma.delivery.findMany({
+      where: { subscriptionId },
+      include: { attempts: true },
+    });
+    expect(deliveries.every((d) => d.status === 'succeeded' && d.attempts.length === 1)).toBe(true);
+    expect(deliveries.every((d) => !d.queued && d.claimedUntil === null)).toBe(true);
   });
 });
 

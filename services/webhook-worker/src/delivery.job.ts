@@ -1,257 +1,286 @@
-import { newId, type Prisma } from '@leadhook/db';
-import { type AttemptResult, buildPayload, deliver } from '@leadhook/webhooks';
-import { chainHead, kickChain } from './chain.js';
-import { attemptOutcome, enqueueDelivery, jittered, type WebhookDeps } from './webhook.deps.js';
+import { newId } from '@leadhook/db';
+import { type AttemptResult, deliver, payloadOf } from '@leadhook/webhooks';
+import { attemptOutcome, enqueueOrLog, jittered, type WebhookDeps } from './webhook.deps.js';
+
+/**
+ * Delivery chains (DESIGN.md "Ordering of deliveries"): the pending deliveries of
+ * one (subscription, lead), in the order of their activities (occurred_at, then
+ * id: ids are time-sortable and monotonic within a process, so activities written
+ * in one transaction keep their order). Only a chain's head is ever tried, and
+ * trying it takes a lease on its row (webhook_claim), so at most one delivery per
+ * chain is in flight and a healthy subscriber sees a lead's activities in
+ * occurrence order; other chains, of the same subscriber or another, never wait
+ * for it. The rows decide everything; a job only says "look at delivery X,
+ * attempt N", so duplicate jobs (fast path, reconciler, a stalled job run again)
+ * are harmless.
+ *
+ * When a head succeeds or finally fails, the same statement that records it
+ * claims the chain's next delivery if it is due, and the job goes on with it
+ * (up to CHAIN_RUN_LIMIT deliveries, then the next one is enqueued and waits its
+ * turn in the queue like any other chain): a backlog drains at one SQL round
+ * trip per delivery and without a queue round trip per delivery.
+ */
 
 /** A subscription failing with no 2xx for this long is disabled (CONTRACT §3). */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
 /** A Retry-After is honoured up to this long; past it the 5-day rule decides anyway. */
 const MAX_RETRY_AFTER_MS = DISABLE_AFTER_FAILING_MS;
-/** A job that fires this early (timer granularity) is still run. */
-const DUE_TOLERANCE_MS = 250;
+/**
+ * How far one job goes down its chain before handing it back to the queue (where
+ * it waits its turn behind other chains): this many deliveries, this long, or
+ * until the process is stopping (so that shutdown waits for one attempt, not a chain).
+ */
+export const CHAIN_RUN_LIMIT = 20;
+export const CHAIN_RUN_MS = 10_000;
+/** The lease on a delivery being tried: the attempt's timeout plus time to record it. */
+export const LEASE_MARGIN_MS = 5000;
 
 export type DeliveryOutcome = 'succeeded' | 'retry' | 'failed' | 'disabled';
 
-export type DeliveryJobResult =
-  | {
-      kind: 'skipped';
-      reason: 'not_found' | 'terminal' | 'stale' | 'not_head' | 'subscription_disabled';
-    }
-  | { kind: 'not_due'; dueAt: Date }
-  | {
-      kind: 'attempted';
-      outcome: DeliveryOutcome | 'stale';
-      attempt: number;
-      result: AttemptResult;
-      subscriptionId: string;
-      leadId: string;
-      nextAttemptAt: Date | null;
-    };
+export type SkipReason = 'not_found' | 'terminal' | 'stale' | 'not_head' | 'subscription_disabled';
 
-type Tx = Prisma.TransactionClient;
+export type DeliveryJobResult =
+  | { kind: 'skipped'; reason: SkipReason }
+  | { kind: 'not_due'; dueAt: Date }
+  | { kind: 'attempted'; attempts: number };
+
+/** One HTTP try and what became of its delivery (for the log). */
+export interface AttemptReport {
+  deliveryId: string;
+  attempt: number;
+  subscriptionId: string;
+  leadId: string;
+  outcome: DeliveryOutcome | 'stale';
+  result: AttemptResult;
+}
+
+/** A row of webhook_claim / webhook_record_attempt (the SQL type webhook_step). */
+interface Step {
+  outcome: DeliveryOutcome | 'stale' | null;
+  retry_at: Date | null;
+  disabled_now: boolean | null;
+  disabled_reason: 'gone' | 'failing' | null;
+  claim:
+    | 'claimed'
+    | 'not_found'
+    | 'terminal'
+    | 'stale'
+    | 'not_head'
+    | 'subscription_disabled'
+    | 'busy'
+    | 'not_due'
+    | 'unclaimed'
+    | null;
+  delivery_id: string;
+  attempt_count: number;
+  due_at: Date | null;
+  subscription_id: string;
+  lead_id: string;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  activity_id: string;
+  activity_type: string;
+  activity_label: string;
+  occurred_at: Date;
+  note: string;
+  data: unknown;
+  activity_enrollment_id: string | null;
+  lead_external_id: string | null;
+  lead_source_name: string;
+  lead_first_name: string;
+  lead_last_name: string;
+  lead_email: string;
+  lead_opted_out: boolean;
+  lead_created_at: Date;
+  lead_extra: unknown;
+  lead_enrollment_id: string | null;
+  source_id: string;
+  source_name: string;
+  playbook_id: string;
+  playbook_name: string;
+}
+
+type Json = Parameters<typeof payloadOf>[0]['activity']['data'];
+
+async function claim(deps: WebhookDeps, deliveryId: string, attempt: number): Promise<Step> {
+  const { rows } = await deps.pool.query<Step>('SELECT * FROM webhook_claim($1, $2, $3, $4)', [
+    deliveryId,
+    attempt,
+    deps.now(),
+    deps.timeoutMs + LEASE_MARGIN_MS,
+  ]);
+  const step = rows[0];
+  if (!step) throw new Error('webhook_claim returned no row');
+  return step;
+}
 
 /**
- * One attempt of a delivery (DESIGN.md "Retries"). The job only says "look at
- * delivery X, attempt N": the row decides. A job for an attempt the row has moved
- * past, for a delivery already terminal, or for one that is not its chain's head
- * does nothing, so duplicates (fast path, reconciler, a stalled job run again)
- * are harmless. The HTTP try happens outside any transaction; its Attempt row and
- * the delivery's new state are then written together.
+ * Runs the job "attempt `attempt` of delivery `delivery_id`": claims it, sends
+ * it, records the attempt, and goes on down the chain while the next delivery
+ * is due (see above). Retries are delayed jobs of their own with the next
+ * attempt number (DESIGN.md "Retries").
  */
 export async function runDelivery(
   deps: WebhookDeps,
   job: { delivery_id: string; attempt: number },
+  onAttempt: (report: AttemptReport) => void = () => {},
 ): Promise<DeliveryJobResult> {
-  const { prisma } = deps;
-  const delivery = await prisma.delivery.findUnique({
-    where: { id: job.delivery_id },
-    include: { subscription: true },
+  const started = Date.now();
+  let step = await claim(deps, job.delivery_id, job.attempt);
+  let attempts = 0;
+  for (;;) {
+    const own = attempts === 0;
+    switch (step.claim) {
+      case 'claimed':
+        break;
+      case 'not_due':
+      case 'busy':
+        // Not yet (a reconciler that looked ahead), or another worker holds the
+        // lease: the job waits until then. The chain's next delivery, found so,
+        // gets a job of its own (a busy one has its holder).
+        if (own && step.due_at) return { kind: 'not_due', dueAt: step.due_at };
+        if (step.claim === 'not_due') {
+          await enqueueOrLog(deps, step.delivery_id, step.attempt_count, step.due_at);
+        }
+        return { kind: 'attempted', attempts };
+      case 'not_head':
+      case 'unclaimed':
+        // The chain's head (an older activity's delivery that appeared later, or
+        // the next one when this job has gone far enough) gets a job of its own.
+        await enqueueOrLog(deps, step.delivery_id, step.attempt_count, step.due_at);
+        return own ? { kind: 'skipped', reason: 'not_head' } : { kind: 'attempted', attempts };
+      default:
+        return own && step.claim !== null
+          ? { kind: 'skipped', reason: step.claim }
+          : { kind: 'attempted', attempts };
+    }
+
+    const attempt = step.attempt_count;
+    const attemptedAt = deps.now();
+    const result = await send(deps, step, attemptedAt);
+    attempts++;
+    deps.metrics.attemptDuration.observe(
+      { outcome: attemptOutcome(result) },
+      result.durationMs / 1000,
+    );
+    const sent = step;
+    const goOn =
+      attempts < CHAIN_RUN_LIMIT && Date.now() - started < CHAIN_RUN_MS && !deps.stopping();
+    step = await record(deps, sent, attempt, attemptedAt, result, goOn);
+    const outcome = step.outcome ?? 'stale';
+    onAttempt({
+      deliveryId: sent.delivery_id,
+      attempt,
+      subscriptionId: sent.subscription_id,
+      leadId: sent.lead_id,
+      outcome,
+      result,
+    });
+    if (outcome === 'retry') {
+      await enqueueOrLog(deps, sent.delivery_id, attempt + 1, step.retry_at);
+      return { kind: 'attempted', attempts };
+    }
+    if (outcome === 'disabled') {
+      deps.metrics.deliveries.inc({ result: 'failed' });
+      if (step.disabled_now && step.disabled_reason) {
+        deps.metrics.subscriptionsDisabled.inc({ reason: step.disabled_reason });
+      }
+      return { kind: 'attempted', attempts };
+    }
+    if (outcome === 'stale') return { kind: 'attempted', attempts };
+    deps.metrics.deliveries.inc({ result: outcome });
+    // Succeeded or finally failed: `step` is now the chain's next delivery (or none).
+  }
+}
+
+/** Signs and sends a claimed delivery (the HTTP try happens outside any transaction). */
+function send(deps: WebhookDeps, step: Step, now: Date): Promise<AttemptResult> {
+  const { body } = payloadOf({
+    activity: {
+      id: step.activity_id,
+      activityType: step.activity_type,
+      activityLabel: step.activity_label,
+      occurredAt: step.occurred_at,
+      note: step.note,
+      data: step.data as Json,
+      enrollmentId: step.activity_enrollment_id,
+    },
+    lead: {
+      id: step.lead_id,
+      externalId: step.lead_external_id,
+      sourceName: step.lead_source_name,
+      firstName: step.lead_first_name,
+      lastName: step.lead_last_name,
+      email: step.lead_email,
+      optedOut: step.lead_opted_out,
+      createdAt: step.lead_created_at,
+      extra: step.lead_extra as Json,
+      enrollmentId: step.lead_enrollment_id,
+    },
+    source: { id: step.source_id, name: step.source_name },
+    playbook: { id: step.playbook_id, name: step.playbook_name },
   });
-  if (!delivery) return { kind: 'skipped', reason: 'not_found' };
-  if (delivery.status !== 'pending') return { kind: 'skipped', reason: 'terminal' };
-  if (delivery.attemptCount !== job.attempt) return { kind: 'skipped', reason: 'stale' };
-  const sub = delivery.subscription;
-  if (!sub.enabled || sub.deletedAt) {
-    await prisma.delivery.updateMany({
-      where: { subscriptionId: sub.id, status: 'pending' },
-      data: { status: 'failed', nextAttemptAt: null },
-    });
-    return { kind: 'skipped', reason: 'subscription_disabled' };
-  }
-  const head = await chainHead(prisma, sub.id, delivery.leadId);
-  if (head?.id !== delivery.id) {
-    // An older activity's delivery appeared after this one was enqueued: it goes first.
-    await kickChain(deps, sub.id, delivery.leadId);
-    return { kind: 'skipped', reason: 'not_head' };
-  }
-  const now = deps.now();
-  if (
-    delivery.nextAttemptAt &&
-    delivery.nextAttemptAt.getTime() > now.getTime() + DUE_TOLERANCE_MS
-  ) {
-    return { kind: 'not_due', dueAt: delivery.nextAttemptAt };
-  }
-
-  const built = await buildPayload(prisma, delivery.activityId);
-  if (!built) {
-    await prisma.delivery.update({
-      where: { id: delivery.id },
-      data: { status: 'failed', nextAttemptAt: null },
-    });
-    await kickChain(deps, sub.id, delivery.leadId);
-    return { kind: 'skipped', reason: 'not_found' };
-  }
   const rotating =
-    sub.previousSecret !== null &&
-    sub.previousSecretExpiresAt !== null &&
-    sub.previousSecretExpiresAt.getTime() > now.getTime();
-  const secrets = rotating && sub.previousSecret ? [sub.secret, sub.previousSecret] : [sub.secret];
-
-  const attemptedAt = deps.now();
-  const result = await deliver({
-    url: sub.url,
-    body: built.body,
-    id: delivery.activityId,
+    step.previous_secret !== null &&
+    step.previous_secret_expires_at !== null &&
+    step.previous_secret_expires_at.getTime() > now.getTime();
+  const secrets =
+    rotating && step.previous_secret ? [step.secret, step.previous_secret] : [step.secret];
+  return deliver({
+    url: step.url,
+    body,
+    id: step.activity_id,
     secrets,
     timeoutMs: deps.timeoutMs,
     allowPrivateTargets: deps.allowPrivateTargets,
     now: deps.now,
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
   });
-  deps.metrics.attemptDuration.observe(
-    { outcome: attemptOutcome(result) },
-    result.durationMs / 1000,
-  );
-
-  const recorded = await prisma.$transaction((tx) =>
-    record(deps, tx, {
-      deliveryId: delivery.id,
-      subscriptionId: sub.id,
-      attempt: job.attempt,
-      attemptedAt,
-      result,
-    }),
-  );
-
-  if (recorded.outcome === 'succeeded' || recorded.outcome === 'failed') {
-    deps.metrics.deliveries.inc({ result: recorded.outcome });
-    await kickChain(deps, sub.id, delivery.leadId);
-  } else if (recorded.outcome === 'disabled') {
-    deps.metrics.deliveries.inc({ result: 'failed' });
-    if (recorded.disabledNow) deps.metrics.subscriptionsDisabled.inc({ reason: recorded.reason });
-  } else if (recorded.outcome === 'retry' && recorded.nextAttemptAt) {
-    try {
-      await enqueueDelivery(deps, delivery.id, job.attempt + 1, recorded.nextAttemptAt);
-    } catch (err) {
-      deps.logger.warn(
-        { err, delivery_id: delivery.id },
-        'retry enqueue failed; the reconciler will send it',
-      );
-    }
-  }
-  return {
-    kind: 'attempted',
-    outcome: recorded.outcome,
-    attempt: job.attempt + 1,
-    result,
-    subscriptionId: sub.id,
-    leadId: delivery.leadId,
-    nextAttemptAt: recorded.nextAttemptAt,
-  };
-}
-
-interface Recorded {
-  outcome: DeliveryOutcome | 'stale';
-  nextAttemptAt: Date | null;
-  disabledNow: boolean;
-  reason: 'gone' | 'failing';
-}
-
-async function record(
-  deps: WebhookDeps,
-  tx: Tx,
-  input: {
-    deliveryId: string;
-    subscriptionId: string;
-    attempt: number;
-    attemptedAt: Date;
-    result: AttemptResult;
-  },
-): Promise<Recorded> {
-  const { result } = input;
-  // Every HTTP try is a row, even one that lost a race (it did reach the subscriber).
-  await tx.attempt.create({
-    data: {
-      id: newId('attempt'),
-      deliveryId: input.deliveryId,
-      attemptedAt: input.attemptedAt,
-      statusCode: result.statusCode,
-      durationMs: result.durationMs,
-      error: result.error,
-      responseBody: result.responseBody,
-    },
-  });
-  const locked = await tx.$queryRaw<{ status: string; attempt_count: number }[]>`
-    SELECT status, attempt_count FROM deliveries WHERE id = ${input.deliveryId} FOR UPDATE`;
-  const row = locked[0];
-  const none: Recorded = {
-    outcome: 'stale',
-    nextAttemptAt: null,
-    disabledNow: false,
-    reason: 'gone',
-  };
-  if (row?.status !== 'pending' || row.attempt_count !== input.attempt) return none;
-
-  const attemptCount = input.attempt + 1;
-  const now = deps.now();
-  const finish = (status: 'succeeded' | 'failed', nextAttemptAt: Date | null = null) =>
-    tx.delivery.update({
-      where: { id: input.deliveryId },
-      data: { status, attemptCount, lastAttemptAt: input.attemptedAt, nextAttemptAt },
-    });
-
-  if (result.ok) {
-    await finish('succeeded');
-    await tx.subscription.updateMany({
-      where: { id: input.subscriptionId, failingSince: { not: null } },
-      data: { failingSince: null },
-    });
-    return { ...none, outcome: 'succeeded' };
-  }
-  if (result.statusCode === 410) {
-    await finish('failed');
-    const disabledNow = await disable(
-      tx,
-      input.subscriptionId,
-      'The endpoint answered 410 Gone.',
-      now,
-    );
-    return { ...none, outcome: 'disabled', disabledNow, reason: 'gone' };
-  }
-  const [failing] = await tx.$queryRaw<{ failing_since: Date }[]>`
-    UPDATE subscriptions SET failing_since = COALESCE(failing_since, ${input.attemptedAt}::timestamptz)
-     WHERE id = ${input.subscriptionId}
-     RETURNING failing_since`;
-  if (failing && now.getTime() - failing.failing_since.getTime() >= DISABLE_AFTER_FAILING_MS) {
-    await finish('failed');
-    const disabledNow = await disable(
-      tx,
-      input.subscriptionId,
-      `Every delivery failed for 5 days (since ${failing.failing_since.toISOString()}).`,
-      now,
-    );
-    return { ...none, outcome: 'disabled', disabledNow, reason: 'failing' };
-  }
-  const scheduled = deps.retryScheduleMs[attemptCount];
-  if (scheduled === undefined) {
-    await finish('failed');
-    return { ...none, outcome: 'failed' };
-  }
-  const delayMs = Math.max(
-    jittered(scheduled, deps.random),
-    Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS),
-  );
-  const nextAttemptAt = new Date(now.getTime() + delayMs);
-  await tx.delivery.update({
-    where: { id: input.deliveryId },
-    data: { attemptCount, lastAttemptAt: input.attemptedAt, nextAttemptAt },
-  });
-  return { ...none, outcome: 'retry', nextAttemptAt };
 }
 
 /**
- * Disables a subscription with the reason the account sees, and fails its
- * pending deliveries (nothing more will be tried until it is enabled again).
- * Returns whether this call disabled it (for the metric).
+ * Records the attempt and moves the delivery on (webhook_record_attempt, one
+ * transaction): the retry's delay is chosen here, from the schedule's next
+ * entry with jitter and at least the answer's Retry-After; none left = failed.
  */
-async function disable(tx: Tx, subscriptionId: string, reason: string, at: Date): Promise<boolean> {
-  const { count } = await tx.subscription.updateMany({
-    where: { id: subscriptionId, enabled: true },
-    data: { enabled: false, disabledReason: reason, disabledAt: at },
-  });
-  await tx.delivery.updateMany({
-    where: { subscriptionId, status: 'pending' },
-    data: { status: 'failed', nextAttemptAt: null },
-  });
-  return count === 1;
+async function record(
+  deps: WebhookDeps,
+  step: Step,
+  attempt: number,
+  attemptedAt: Date,
+  result: AttemptResult,
+  goOn: boolean,
+): Promise<Step> {
+  const scheduled = deps.retryScheduleMs[attempt + 1];
+  const retryDelayMs =
+    scheduled === undefined
+      ? null
+      : Math.max(
+          jittered(scheduled, deps.random),
+          Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS),
+        );
+  const { rows } = await deps.pool.query<Step>(
+    'SELECT * FROM webhook_record_attempt($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)',
+    [
+      step.delivery_id,
+      attempt,
+      newId('attempt'),
+      attemptedAt,
+      deps.now(),
+      result.ok,
+      result.statusCode,
+      result.durationMs,
+      result.error,
+      result.responseBody,
+      retryDelayMs,
+      DISABLE_AFTER_FAILING_MS,
+      goOn,
+      deps.timeoutMs + LEASE_MARGIN_MS,
+    ],
+  );
+  const recorded = rows[0];
+  if (!recorded) throw new Error('webhook_record_attempt returned no row');
+  return recorded;
 }

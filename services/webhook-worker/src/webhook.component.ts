@@ -1,4 +1,4 @@
-import { createPrisma, type PrismaClient } from '@leadhook/db';
+import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
 import { createWorkerRedis } from '@leadhook/queue';
 import type { Resolve } from '@leadhook/webhooks';
 import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
@@ -18,7 +18,11 @@ export interface WebhookComponentOptions {
   resolve?: Resolve;
   /** How often the reconciler looks for due chain heads (ms). Default 5000. */
   reconcileIntervalMs?: number;
-  /** Jobs each BullMQ worker runs at once. Default 10. */
+  /**
+   * Jobs each BullMQ worker runs at once (both queues). Default: 16 fan-outs and
+   * 32 delivery jobs (each one goes on down its chain, so 32 chains are sent
+   * to at once; a subscriber gets at most one request per lead at a time).
+   */
   concurrency?: number;
   /** Called once started (tests reach the deps and the reconciler through it). */
   onStarted?: (handle: WebhookHandle) => void;
@@ -48,6 +52,7 @@ function lockDurationMs(timeoutMs: number): number {
  */
 export function webhookComponent(options: WebhookComponentOptions = {}): WorkerComponent {
   let prisma: PrismaClient | undefined;
+  let pool: Pool | undefined;
   let workers: Worker[] = [];
   const clients: Redis[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -60,8 +65,18 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       const { config, logger, metrics, queues } = ctx;
       stopped = false;
       prisma = createPrisma({ databaseUrl: config.databaseUrl });
+      const activityConcurrency = options.concurrency ?? 16;
+      const deliveryConcurrency = options.concurrency ?? 32;
+      // Jobs hold a connection only for their one statement at a time (never
+      // across an HTTP attempt), so fewer connections than jobs serve them; the
+      // server's connections are shared with every other process.
+      pool = createPool({
+        databaseUrl: config.databaseUrl,
+        max: Math.min(16, activityConcurrency + deliveryConcurrency),
+      });
       const deps: WebhookDeps = {
         prisma,
+        pool,
         queues,
         logger,
         timeoutMs: config.webhookTimeoutMs,
@@ -69,6 +84,7 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
         allowPrivateTargets: config.webhookAllowPrivateTargets,
         now: options.now ?? (() => new Date()),
         random: options.random ?? Math.random,
+        stopping: () => stopped,
         ...(options.resolve ? { resolve: options.resolve } : {}),
         metrics: {
           deliveries: new Counter({
@@ -101,7 +117,6 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       const lock = lockDurationMs(config.webhookTimeoutMs);
       const common = {
         prefix: config.queuePrefix,
-        concurrency: options.concurrency ?? 10,
         lockDuration: lock,
         stalledInterval: lock,
       };
@@ -123,41 +138,46 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
             'fan-out job',
           );
         },
-        { ...common, connection: connect() },
+        { ...common, concurrency: activityConcurrency, connection: connect() },
       );
 
       const deliveryWorker = new Worker<{ delivery_id: string; attempt: number }>(
         'delivery',
         async (job: Job<{ delivery_id: string; attempt: number }>, token?: string) => {
-          const result = await runDelivery(deps, job.data);
-          const fields = { delivery_id: job.data.delivery_id, attempt: job.data.attempt };
-          if (result.kind === 'attempted') {
+          const result = await runDelivery(deps, job.data, (report) => {
             logger.info(
               {
-                ...fields,
-                subscription_id: result.subscriptionId,
-                lead_id: result.leadId,
-                outcome: result.outcome,
-                status_code: result.result.statusCode,
-                duration_ms: result.result.durationMs,
-                ...(result.result.error ? { error: result.result.error } : {}),
+                delivery_id: report.deliveryId,
+                attempt: report.attempt,
+                subscription_id: report.subscriptionId,
+                lead_id: report.leadId,
+                outcome: report.outcome,
+                status_code: report.result.statusCode,
+                duration_ms: report.result.durationMs,
+                ...(report.result.error ? { error: report.result.error } : {}),
               },
               'delivery attempt',
             );
-            return;
-          }
+          });
           if (result.kind === 'skipped') {
-            logger.debug({ ...fields, reason: result.reason }, 'delivery job skipped');
-            return;
+            logger.debug(
+              {
+                delivery_id: job.data.delivery_id,
+                attempt: job.data.attempt,
+                reason: result.reason,
+              },
+              'delivery job skipped',
+            );
           }
+          if (result.kind !== 'not_due') return;
           if (token) {
-            // Fired before the row's due time (a reconciler that looked ahead): the
-            // same job waits for it, keeping its id.
+            // Fired before the row's due time (a reconciler that looked ahead) or
+            // while another worker holds its lease: the same job waits, keeping its id.
             await job.moveToDelayed(result.dueAt.getTime(), token);
             throw new DelayedError();
           }
         },
-        { ...common, connection: connect() },
+        { ...common, concurrency: deliveryConcurrency, connection: connect() },
       );
 
       for (const worker of [activityWorker, deliveryWorker]) {
@@ -198,6 +218,8 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       for (const client of clients.splice(0)) client.disconnect();
       await prisma?.$disconnect();
       prisma = undefined;
+      await pool?.end();
+      pool = undefined;
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@leadhook/db';
+import type { Pool, PrismaClient } from '@leadhook/db';
 import type { Logger } from '@leadhook/observability';
 import { QUEUES, type QueueSet } from '@leadhook/queue';
 import type { AttemptResult, Resolve } from '@leadhook/webhooks';
@@ -7,6 +7,12 @@ import type { Counter, Histogram } from 'prom-client';
 /** What the webhook worker's jobs use; the component builds it from config. */
 export interface WebhookDeps {
   prisma: PrismaClient;
+  /**
+   * The hot path's pool: fan-out and every attempt are one SQL function call
+   * each (migration 20261122200000_webhook_hot_path), sent through plain pg
+   * (DESIGN.md: about half Prisma's cost per statement).
+   */
+  pool: Pool;
   queues: QueueSet;
   logger: Logger;
   /** WEBHOOK_TIMEOUT_MS */
@@ -20,6 +26,8 @@ export interface WebhookDeps {
   random: () => number;
   /** Name resolution for the SSRF guard (tests stub it); dns.lookup by default. */
   resolve?: Resolve;
+  /** True once the process is stopping: jobs then stop going down their chains. */
+  stopping: () => boolean;
   metrics: WebhookMetrics;
 }
 
@@ -56,6 +64,49 @@ export async function enqueueDelivery(
   else if (state !== 'unknown') return;
   const delayMs = dueAt ? Math.max(0, dueAt.getTime() - deps.now().getTime()) : 0;
   await deps.queues.enqueue('delivery', payload, delayMs);
+}
+
+/**
+ * Enqueues the heads a fan-out just created, in one round trip (BullMQ addBulk):
+ * their job ids cannot exist yet, so no state check is needed. Fails when Redis
+ * is away (the reconciler enqueues them from PostgreSQL later).
+ */
+export async function enqueueNewDeliveries(
+  deps: Pick<WebhookDeps, 'queues' | 'now'>,
+  heads: readonly { deliveryId: string; attempt: number; dueAt: Date | null }[],
+): Promise<void> {
+  if (heads.length === 0) return;
+  const queue = deps.queues.get('delivery');
+  if (deps.queues.redis.status !== 'ready') throw new Error(`redis is ${deps.queues.redis.status}`);
+  const now = deps.now().getTime();
+  await queue.addBulk(
+    heads.map((head) => {
+      const data = { delivery_id: head.deliveryId, attempt: head.attempt };
+      const delay = head.dueAt ? Math.max(0, head.dueAt.getTime() - now) : 0;
+      return {
+        name: 'delivery',
+        data,
+        opts: { jobId: QUEUES.delivery.jobId(data), ...(delay > 0 ? { delay } : {}) },
+      };
+    }),
+  );
+}
+
+/** enqueueDelivery, logging instead of throwing: the reconciler covers a failed enqueue. */
+export async function enqueueOrLog(
+  deps: Pick<WebhookDeps, 'queues' | 'now' | 'logger'>,
+  deliveryId: string,
+  attempt: number,
+  dueAt: Date | null,
+): Promise<void> {
+  try {
+    await enqueueDelivery(deps, deliveryId, attempt, dueAt);
+  } catch (err) {
+    deps.logger.warn(
+      { err, delivery_id: deliveryId },
+      'delivery enqueue failed; the reconciler will send it',
+    );
+  }
 }
 
 /** A short outcome label of an attempt, for the duration histogram. */

@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// PostgreSQL CPU of the webhook worker's SQL functions on their own (migration
+// 20261122200000_webhook_hot_path), from one connection, one call at a time: no
+// worker, no Redis, no HTTP. Against a scratch database: LEADS leads × 10
+// activities × 3 subscriptions; every activity fanned out (webhook_fan_out), then
+// every chain drained as the worker does (webhook_claim on its head, then
+// webhook_record_attempt with a 204 that claims the next delivery). Reports the
+// backend's CPU (from /proc) per activity and per delivery, with the session's
+// synchronous_commit as the server has it, and again with it off: the difference
+// is what each commit's WAL flush costs in CPU.
+//
+// Usage: node bench/webhooks/sql-cost.mjs [--leads 200]   (pnpm build first)
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { cpuSeconds, run, sql } from '../lib.mjs';
+
+const { values: args } = parseArgs({ options: { leads: { type: 'string', default: '200' } } });
+const leadCount = Number(args.leads);
+const PER_LEAD = 10;
+const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const id = (prefix) => `${prefix}_${randomBytes(13).toString('hex').slice(0, 26)}`;
+
+async function measure(asyncCommit) {
+  const dbName = `leadhook_bench_sqlcost_${randomBytes(3).toString('hex')}`;
+  const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+  await sql(adminUrl, `CREATE DATABASE ${dbName}`);
+  const c = new pg.Client({ connectionString: dbUrl });
+  try {
+    run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: dbUrl });
+    await c.connect();
+    const [account, playbook, source] = [id('acc'), id('pb'), id('src')];
+    await c.query(`INSERT INTO accounts (id, name) VALUES ($1, 'bench')`, [account]);
+    await c.query(
+      `INSERT INTO playbooks (id, account_id, name, steps) VALUES ($1, $2, 'bench', '[]')`,
+      [playbook, account],
+    );
+    await c.query(
+      `INSERT INTO marketing_sources (id, account_id, playbook_id, name, source_type, intake_key, rate_limit)
+       VALUES ($1, $2, $3, 'bench', 'vendor', $4, 0)`,
+      [source, account, playbook, randomBytes(12).toString('hex')],
+    );
+    for (let i = 0; i < 3; i++) {
+      await c.query(
+        `INSERT INTO subscriptions (id, account_id, url, events, outcomes, secret)
+         VALUES ($1, $2, 'http://127.0.0.1:9/hook', '{*}', '{*}', 'whsec_AAAA')`,
+        [id('sub'), account],
+      );
+    }
+    const leads = Array.from({ length: leadCount }, () => id('lead'));
+    const activities = Array.from({ length: leadCount * PER_LEAD }, () => id('act'));
+    await c.query(
+      `INSERT INTO leads (id, account_id, source_id, source_name, playbook_id, phone, email,
+                          first_name, last_name, fields, canonical, tcpa_opt_in_token,
+                          tcpa_opt_in_url, received_at)
+       SELECT id, $2, $3, 'bench', $4, '+14155550100', 'a@example.com', 'A', 'B', '{}', '{}',
+              't', 'https://example.com', now()
+         FROM unnest($1::text[]) AS id`,
+      [leads, account, source, playbook],
+    );
+    await c.query(
+      `WITH a AS (
+         INSERT INTO activities (id, account_id, lead_id, activity_type, activity_label, note,
+                                 data, occurred_at)
+         SELECT id, $2, ($3::text[])[(n - 1) / ${PER_LEAD} + 1], 'event', 'message_sent', 'bench',
+                '{}', now() + make_interval(secs => ((n - 1) % ${PER_LEAD}) / 1000.0)
+           FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n)
+         RETURNING id)
+       INSERT INTO outbox (topic, payload) SELECT 'activity', jsonb_build_object('activity_id', id) FROM a`,
+      [activities, account, leads],
+    );
+    if (asyncCommit) await c.query('SET synchronous_commit = off');
+    const [{ pid }] = (await c.query('SELECT pg_backend_pid() AS pid')).rows;
+
+    const cpu0 = cpuSeconds([pid]);
+    const heads = [];
+    for (const activity of activities) {
+      const { rows } = await c.query('SELECT webhook_fan_out($1, now(), 0) AS r', [activity]);
+      for (const head of rows[0].r.heads ?? []) heads.push(head.id);
+    }
+    const cpu1 = cpuSeconds([pid]);
+    let deliveries = 0;
+    for (const head of heads) {
+      let { rows } = await c.query('SELECT * FROM webhook_claim($1, 0, now(), 20000)', [head]);
+      while (rows[0]?.claim === 'claimed') {
+        ({ rows } = await c.query(
+          `SELECT * FROM webhook_record_attempt($1, $2, $3, now(), now(), true, 204, 3, NULL, '',
+                                                NULL, 432000000, true, 20000)`,
+          [rows[0].delivery_id, rows[0].attempt_count, id('att')],
+        ));
+        deliveries++;
+      }
+    }
+    const cpu2 = cpuSeconds([pid]);
+    await c.query('SELECT pg_stat_force_next_flush()');
+    const { rows: scans } = await c.query(
+      `SELECT relname, seq_scan::int, seq_tup_read::int FROM pg_stat_user_tables
+        WHERE relname IN ('deliveries', 'activities', 'outbox', 'subscriptions') ORDER BY relname`,
+    );
+    process.stdout.write(
+      `  seq scans: ${scans.map((t) => `${t.relname} ${t.seq_scan} (${t.seq_tup_read} rows)`).join(', ')}\n`,
+    );
+    return {
+      fanOut: ((cpu1 - cpu0) * 1000) / activities.length,
+      delivery: ((cpu2 - cpu1) * 1000) / deliveries,
+      deliveries,
+    };
+  } finally {
+    await c.end().catch(() => {});
+    await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  }
+}
+
+const [{ synchronous_commit: setting }] = await sql(adminUrl, 'SHOW synchronous_commit');
+for (const asyncCommit of [false, true]) {
+  const r = await measure(asyncCommit);
+  process.stdout.write(
+    `synchronous_commit ${asyncCommit ? 'off' : setting}: fan-out ${r.fanOut.toFixed(2)} ms CPU per activity; ` +
+      `claim + record ${r.delivery.toFixed(2)} ms CPU per delivery (${r.deliveries} deliveries)\n`,
+  );
+}

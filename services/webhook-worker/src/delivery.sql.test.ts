@@ -1,0 +1,209 @@
+import { createPool, isId, newId, type Pool } from '@leadhook/db';
+import { QueueSet } from '@leadhook/queue';
+import { Queue } from 'bullmq';
+import { reconcileOnce } from './reconciler.js';
+import { forgetRedis, Harness, REDIS_URL, waitFor } from './testing/harness.js';
+
+// The hot path's SQL functions (migration 20261122200000_webhook_hot_path) on
+// their own, with no worker running: the lease, the queued flag that keeps a
+// chain's waiting deliveries out of the reconciler's way, and the reconciler.
+
+let h: Harness;
+let pool: Pool;
+let queues: QueueSet;
+let inspect: Queue;
+let prefix: string;
+
+beforeAll(async () => {
+  h = await Harness.create();
+  pool = createPool({ databaseUrl: h.db.url, max: 4 });
+  prefix = Harness.newPrefix();
+  queues = new QueueSet({ redisUrl: REDIS_URL, prefix });
+  inspect = new Queue('delivery', { connection: queues.redis, prefix });
+  await waitFor(() => queues.redis.status === 'ready');
+});
+afterEach(async () => {
+  // Disables the subscriptions and fails what is pending: no chain is left for the next test.
+  await h.stopWorkers();
+});
+afterAll(async () => {
+  await inspect.close();
+  await queues.close();
+  await forgetRedis(prefix);
+  await pool.end();
+  await h.close();
+});
+
+const deps = () => ({ pool, queues, now: () => new Date() });
+
+/** An activity of the lead with its open outbox row, as the activity path writes it. */
+async function activity(leadId: string, label: string, occurredAt = new Date()): Promise<string> {
+  const id = newId('activity');
+  await h.prisma.activity.create({
+    data: {
+      id,
+      accountId: h.accountId,
+      leadId,
+      activityType: 'event',
+      activityLabel: label,
+      note: label,
+      occurredAt,
+    },
+  });
+  await h.prisma.outbox.create({ data: { topic: 'activity', payload: { activity_id: id } } });
+  return id;
+}
+
+interface FanOut {
+  result: string;
+  deliveries: number;
+  heads: { id: string; created: boolean }[];
+}
+async function fanOut(activityId: string): Promise<FanOut> {
+  const { rows } = await pool.query<{ r: FanOut }>('SELECT webhook_fan_out($1, now(), 0) AS r', [
+    activityId,
+  ]);
+  if (!rows[0]) throw new Error('no row');
+  return rows[0].r;
+}
+
+async function claim(deliveryId: string, attempt = 0, leaseMs = 60_000) {
+  const { rows } = await pool.query<{ claim: string; delivery_id: string; due_at: Date | null }>(
+    'SELECT claim, delivery_id, due_at FROM webhook_claim($1, $2, now(), $3)',
+    [deliveryId, attempt, leaseMs],
+  );
+  return rows[0];
+}
+
+async function succeed(deliveryId: string, goOn: boolean) {
+  const { rows } = await pool.query<{ outcome: string; claim: string | null; delivery_id: string }>(
+    `SELECT outcome, claim, delivery_id FROM webhook_record_attempt(
+       $1, 0, $2, now(), now(), true, 204, 3, NULL, '', NULL, 432000000, $3, 60000)`,
+    [deliveryId, newId('attempt'), goOn],
+  );
+  return rows[0];
+}
+
+const row = (id: string) => h.prisma.delivery.findUniqueOrThrow({ where: { id } });
+
+describe('the delivery functions', () => {
+  it('fan-out makes ids of the delivery form, queues all but the head, and runs once', async () => {
+    const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+    const leadId = await h.lead();
+    const t = Date.now();
+    const first = await activity(leadId, 'started', new Date(t));
+    const second = await activity(leadId, 'interested', new Date(t + 1));
+    // The second activity's fan-out runs first and takes the lead's open first one along.
+    const out = await fanOut(second);
+    expect(out).toMatchObject({ result: 'fanned_out', deliveries: 2 });
+    const rows = await h.prisma.delivery.findMany({
+      where: { leadId, subscriptionId },
+      include: { activity: true },
+      orderBy: { activity: { occurredAt: 'asc' } },
+    });
+    expect(rows.map((d) => [d.activityId, d.queued])).toEqual([
+      [first, false],
+      [second, true],
+    ]);
+    for (const d of rows) expect(isId('delivery', d.id)).toBe(true);
+    expect(out.heads).toEqual([
+      { id: rows[0]?.id, created: true, attempt_count: 0, due_ms: expect.any(Number) },
+    ]);
+    expect(await fanOut(first)).toEqual({ result: 'already_done' });
+    expect(await fanOut(second)).toEqual({ result: 'already_done' });
+  });
+
+  it('a delivery inserted without its activity time (as the API test factories do) gets it', async () => {
+    const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+    const leadId = await h.lead();
+    const at = new Date(Date.now() - 3_600_000);
+    const activityId = await activity(leadId, 'started', at);
+    const created = await h.prisma.delivery.create({
+      data: { id: newId('delivery'), activityId, subscriptionId, leadId },
+    });
+    expect(created.activityOccurredAt).toEqual(at);
+  });
+
+  it('a claim is a lease: a second claim waits for it, the reconciler leaves it alone', async () => {
+    const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+    const leadId = await h.lead();
+    const t = Date.now() - 10_000;
+    const a = await activity(leadId, 'started', new Date(t));
+    const b = await activity(leadId, 'interested', new Date(t + 1));
+    await fanOut(b);
+    const [head, next] = await Promise.all(
+      [a, b].map((activityId) =>
+        h.prisma.delivery.findUniqueOrThrow({
+          where: { activityId_subscriptionId: { activityId, subscriptionId } },
+        }),
+      ),
+    );
+    if (!head || !next) throw new Error('no deliveries');
+
+    expect((await claim(head.id))?.claim).toBe('claimed');
+    const second = await claim(head.id);
+    expect(second?.claim).toBe('busy');
+    expect(second?.due_at?.getTime()).toBeGreaterThan(Date.now() + 50_000);
+    // The waiting delivery is not its chain's head: claiming it names the head.
+    expect(await claim(next.id)).toMatchObject({ claim: 'not_head', delivery_id: head.id });
+    expect((await row(next.id)).queued).toBe(true);
+
+    // Neither the leased head nor the queued one is the reconciler's to enqueue.
+    await reconcileOnce(deps(), { horizonMs: 5000 });
+    expect(await inspect.getJob(`delivery-${head.id}-0`)).toBeUndefined();
+    expect(await inspect.getJob(`delivery-${next.id}-0`)).toBeUndefined();
+
+    // Recording the head's success hands the chain on: with goOn the next one is claimed at once.
+    expect(await succeed(head.id, true)).toMatchObject({
+      outcome: 'succeeded',
+      claim: 'claimed',
+      delivery_id: next.id,
+    });
+    expect(await row(head.id)).toMatchObject({ status: 'succeeded', claimedUntil: null });
+    expect(await row(next.id)).toMatchObject({ queued: false, status: 'pending' });
+    expect((await row(next.id)).claimedUntil?.getTime()).toBeGreaterThan(Date.now());
+    expect(await succeed(next.id, false)).toMatchObject({ outcome: 'succeeded', claim: null });
+  });
+
+  it('the reconciler enqueues due heads only, not the backlog behind a retrying head', async () => {
+    const dead = await h.subscription({ url: 'http://127.0.0.1:9/dead' });
+    const leadId = await h.lead();
+    const t = Date.now() - 60_000;
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push(await activity(leadId, 'message_sent', new Date(t + i)));
+    await fanOut(ids.at(-1) ?? '');
+    const chain = await h.prisma.delivery.findMany({
+      where: { leadId, subscriptionId: dead.id },
+      include: { activity: true },
+      orderBy: { activity: { occurredAt: 'asc' } },
+    });
+    expect(chain.filter((d) => d.queued)).toHaveLength(29);
+    const [head, second] = chain;
+    if (!head || !second) throw new Error('no chain');
+
+    // The head is due: the reconciler enqueues it (and only it).
+    expect(await reconcileOnce(deps(), { horizonMs: 5000 })).toBe(1);
+    expect(await inspect.getJob(`delivery-${head.id}-0`)).toBeDefined();
+
+    // The head fails and waits for its retry in an hour: nothing is due.
+    await pool.query(
+      `UPDATE deliveries SET attempt_count = 1, next_attempt_at = now() + interval '1 hour'
+        WHERE id = $1`,
+      [head.id],
+    );
+    expect(await reconcileOnce(deps(), { horizonMs: 5000 })).toBe(0);
+
+    // Redelivering a later one (the API resets its row) makes it a candidate, but
+    // it is not its chain's head, so it is still not enqueued.
+    await h.prisma.delivery.update({
+      where: { id: second.id },
+      data: { status: 'failed' },
+    });
+    await h.prisma.delivery.update({
+      where: { id: second.id },
+      data: { status: 'pending', attemptCount: 0, nextAttemptAt: new Date() },
+    });
+    expect((await row(second.id)).queued).toBe(false);
+    expect(await reconcileOnce(deps(), { horizonMs: 5000 })).toBe(0);
+  });
+});
