@@ -104,10 +104,24 @@ export interface RecordedRow {
 }
 
 /** The recorded activities among a SQL function's rows (rows with an id). */
-export function recordedActivities(leadId: string, rows: readonly RecordedRow[]): RecordedActivity[] {
+export function recordedActivities(
+  leadId: string,
+  rows: readonly RecordedRow[],
+): RecordedActivity[] {
   return rows.flatMap((row) =>
-    row.r_id && row.r_label && row.r_occurred_at && (row.r_type === 'event' || row.r_type === 'outcome')
-      ? [{ id: row.r_id, leadId, type: row.r_type, label: row.r_label, occurredAt: row.r_occurred_at }]
+    row.r_id &&
+    row.r_label &&
+    row.r_occurred_at &&
+    (row.r_type === 'event' || row.r_type === 'outcome')
+      ? [
+          {
+            id: row.r_id,
+            leadId,
+            type: row.r_type,
+            label: row.r_label,
+            occurredAt: row.r_occurred_at,
+          },
+        ]
       : [],
   );
 }

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { ActivityRecorder } from '@leadhook/activities';
-import { createAccount, createPrisma, newId, type PrismaClient } from '@leadhook/db';
+import {
+  createAccount,
+  createPool,
+  createPrisma,
+  newId,
+  type Pool,
+  type PrismaClient,
+} from '@leadhook/db';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
@@ -12,6 +19,7 @@ const logger = createLogger({ service: 'test', level: 'silent' });
 
 let db: TestDatabase;
 let prisma: PrismaClient;
+let pool: Pool;
 let queues: QueueSet;
 let recorder: ActivityRecorder;
 let accountId: string;
@@ -22,6 +30,7 @@ const prefix = `prov${randomBytes(4).toString('hex')}`;
 beforeAll(async () => {
   db = await createTestDatabase();
   prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
+  pool = createPool({ databaseUrl: db.url, max: 2 });
   queues = new QueueSet({ redisUrl: REDIS_URL, prefix });
   recorder = new ActivityRecorder({ prisma, queues, logger });
   accountId = (await createAccount(prisma, 'A')).account_id;
@@ -44,6 +53,7 @@ afterAll(async () => {
   await queues.get('activity').obliterate({ force: true });
   await queues.close();
   await prisma.$disconnect();
+  await pool.end();
   await db.drop();
 });
 
@@ -100,6 +110,22 @@ describe('the simulation provider', () => {
       status: 'failed',
       step: 0,
     });
+  });
+
+  it('writes through a plain pg pool when given one, with the same idempotency', async () => {
+    const { leadId, phone } = await lead();
+    const provider = new SimulationProvider({ prisma, pool, call: 'answered' });
+    const request = { to: phone, script: 'Hello', idempotencyKey: `p-${leadId}`, ref: { leadId } };
+    const [first, second] = await Promise.all([
+      provider.placeCall(request),
+      provider.placeCall(request),
+    ]);
+    expect(first.status).toBe('answered');
+    expect(second).toEqual(first);
+    expect(await provider.placeCall(request)).toEqual(first);
+    const rows = await prisma.providerMessage.findMany({ where: { leadId } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ channel: 'call', body: 'Hello', status: 'answered' });
   });
 
   it.each(['answered', 'voicemail', 'failed', 'undeliverable'] as const)(

@@ -8,6 +8,11 @@ export interface AdmissionOptions {
    */
   maxDueSteps?: number;
   /**
+   * Enrollments also wait while the oldest due step is later than this (ms):
+   * the backlog in time, whatever the machine's speed.
+   */
+  maxLagMs?: number;
+  /**
    * Only steps due within this window count: a play whose step keeps failing
    * (say, a playbook broken by hand) must not hold enrollment back for good.
    */
@@ -17,7 +22,8 @@ export interface AdmissionOptions {
 }
 
 export const DEFAULT_ADMISSION = {
-  maxDueSteps: 20,
+  maxDueSteps: 50,
+  maxLagMs: 250,
   lookbackMs: 10 * 60_000,
   pollMs: 50,
 } as const;
@@ -28,8 +34,9 @@ export const DEFAULT_ADMISSION = {
  * starts the steps at once"); a burst of 10,000 accepted leads enrolled as fast as
  * they arrive made every step of every play late (bench/playbook). So the
  * enrollment consumer holds each lead while the steps already due but not run
- * exceed a small number, and a burst queues at enrollment (lead accepted →
- * `started`, which the benchmark reports next to the step lag) instead.
+ * are too many or too late (the oldest one past maxLagMs), and a burst queues at
+ * enrollment (lead accepted → `started`, which the benchmark reports next to the
+ * step lag) instead.
  *
  * The backlog is read from PostgreSQL (active plays whose next_run_at has
  * passed), not from Redis: BullMQ moves a due delayed job to its wait list only
@@ -48,27 +55,41 @@ export class StepBacklogGate {
     this.options = { ...DEFAULT_ADMISSION, ...options };
   }
 
-  /** Steps due and not yet run (counted up to maxDueSteps + 1). */
-  async dueSteps(): Promise<number> {
+  /**
+   * Steps due and not yet run (counted up to maxDueSteps + 1) and how late the
+   * oldest of them is (ms; 0 when none).
+   */
+  async backlog(): Promise<{ due: number; lagMs: number }> {
     const now = this.now();
-    const { rows } = await this.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM (
-         SELECT 1 FROM enrollments
+    const { rows } = await this.pool.query<{ n: number; oldest: Date | null }>(
+      `SELECT count(*)::int AS n, min(next_run_at) AS oldest FROM (
+         SELECT next_run_at FROM enrollments
           WHERE status = 'active' AND next_run_at <= $1 AND next_run_at > $2
+          ORDER BY next_run_at
           LIMIT $3) due`,
       [now, new Date(now.getTime() - this.options.lookbackMs), this.options.maxDueSteps + 1],
     );
-    return rows[0]?.n ?? 0;
+    const oldest = rows[0]?.oldest;
+    return {
+      due: rows[0]?.n ?? 0,
+      lagMs: oldest ? Math.max(0, now.getTime() - oldest.getTime()) : 0,
+    };
+  }
+
+  /** True while enrollments should wait. */
+  async full(): Promise<boolean> {
+    const { due, lagMs } = await this.backlog();
+    return due > this.options.maxDueSteps || lagMs > this.options.maxLagMs;
   }
 
   /**
-   * Resolves once the backlog is at most maxDueSteps, or at once when `signal`
+   * Resolves once the backlog is small enough (full() is false), or at once when `signal`
    * aborts (a stopping process enrolls the lead it holds rather than hand back a
    * job). Answers how long it held (ms).
    */
   async waitForRoom(signal?: AbortSignal): Promise<number> {
     const started = Date.now();
-    while (!signal?.aborted && (await this.dueSteps()) > this.options.maxDueSteps) {
+    while (!signal?.aborted && (await this.full())) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, this.options.pollMs);
         function done() {

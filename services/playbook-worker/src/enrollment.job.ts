@@ -2,7 +2,6 @@ import {
   activityIds,
   announce,
   catalogNote,
-  MAX_ACTIVITIES_PER_RECORD,
   type RecordedRow,
   recordedActivities,
 } from '@leadhook/activities';
@@ -44,7 +43,8 @@ export async function enrollLead(deps: PlaybookDeps, leadId: string): Promise<En
       newId('enrollment'),
       deps.now(),
       catalogNote('event', 'started'),
-      activityIds(MAX_ACTIVITIES_PER_RECORD),
+      // An event that is not a reply: the activity path writes it alone.
+      activityIds(1),
     ],
   );
   const first = rows[0];

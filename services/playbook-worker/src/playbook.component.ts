@@ -75,6 +75,7 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
           options.provider?.(db) ??
           new SimulationProvider({
             prisma: db,
+            pool,
             sms: config.providerSimulationSmsOutcome,
             call: config.providerSimulationCallOutcome,
           }),

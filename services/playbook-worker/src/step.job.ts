@@ -2,7 +2,6 @@ import {
   activityIds,
   announce,
   catalogNote,
-  MAX_ACTIVITIES_PER_RECORD,
   type RecordedRow,
   recordedActivities,
 } from '@leadhook/activities';
@@ -33,7 +32,6 @@ export type StepResult =
       /** The play after this step: the next step's index, or its end. */
       next: { step: number; at: Date } | 'completed' | 'stopped';
     };
-
 
 const DAY_MS = 86_400_000;
 
@@ -160,7 +158,9 @@ export async function runStep(deps: PlaybookDeps, payload: StepPayload): Promise
             play.lead_id,
             JSON.stringify(sent.activities),
             last === null ? null : JSON.stringify(last),
-            activityIds(MAX_ACTIVITIES_PER_RECORD * (sent.activities.length + 2)),
+            // Each step activity may bring a `stopped` (an outcome such as
+            // undeliverable), then `completed` and `unreachable`.
+            activityIds(2 * sent.activities.length + 2),
           ],
         );
         outcome = { status: sent.status, rows: recorded.rows };
@@ -266,7 +266,8 @@ async function defer(
       until,
       catalogNote('event', 'contact_deferred'),
       JSON.stringify({ step: payload.step, until: until.toISOString(), reason }),
-      activityIds(MAX_ACTIVITIES_PER_RECORD),
+      // An event that is not a reply: the activity path writes it alone.
+      activityIds(1),
     ],
   );
   const activities = recordedActivities(leadId, rows);
