@@ -44,7 +44,6 @@ import {
   cpuSeconds,
   freePort,
   machineTicks,
-  postgresPids,
   redisPids,
   root,
   run,
@@ -211,7 +210,6 @@ try {
     webhook: cpuSeconds(pids.webhook),
     intake: cpuSeconds(pids.intake),
     postgres: cpuSeconds(await benchBackends()),
-    postgresAll: cpuSeconds(postgresPids()),
     redis: cpuSeconds(redisPids()),
     loader: process.cpuUsage(),
     machine: machineTicks(),
@@ -383,6 +381,12 @@ try {
        (SELECT count(*)::int FROM enrollments WHERE status = 'completed') AS completed`,
     [STEP_LABELS],
   );
+  // What the relays re-sent, by topic (relay_count: times a row was relayed).
+  const relayedByTopic = await sql(
+    dbUrl,
+    `SELECT topic, sum(relay_count)::int AS n, count(*) FILTER (WHERE relay_count > 0)::int AS rows
+       FROM outbox GROUP BY topic ORDER BY topic`,
+  );
   const pgVersion = (await sql(dbUrl, 'SHOW server_version'))[0].server_version;
   // Where PostgreSQL's time went: rows read per table (seq + index) and commits.
   const tables = await sql(
@@ -410,7 +414,6 @@ try {
     intake: after.intake - before.intake,
     // Backends that exited during the run are not counted; the pools keep them open.
     postgres: after.postgres - before.postgres,
-    postgresAll: after.postgresAll - before.postgresAll,
     redis: after.redis - before.redis,
     loader: (() => {
       const u = process.cpuUsage(before.loader);
@@ -459,12 +462,12 @@ ${lags.map(lagRow).join('\n')}
 | enrolled exactly once (one \`started\` per lead) | ${checks.started_once} of ${accepted} leads; leads with two: ${checks.started_twice}; enrollments ${checks.enrollments} |
 | no step ran twice | leads with a step activity twice: ${checks.step_twice}; leads with all three step activities: ${checks.all_steps}; provider_messages ${checks.provider_messages} (expected ${accepted * STEPS.length}), (enrollment, step) pairs with two: ${checks.provider_twice} |
 | every lead reached an outcome | ${checks.with_outcome} of ${accepted} (outcome activities ${checks.outcomes}, plays completed ${checks.completed}) |
-| outbox rows re-sent by the relays: playbook-worker(s) / webhook-worker(s) | ${relayed} / ${webhookRelayed} |
+| outbox rows re-sent by the relays: playbook-worker(s) / webhook-worker(s); by topic (re-sends, rows) | ${relayed} / ${webhookRelayed}; ${relayedByTopic.map((r) => `${r.topic} ${r.n} (${r.rows} rows)`).join(', ')} |
 | outbox drained (every activity fanned out) | ${openOutbox === 0 ? `${drainSeconds.toFixed(1)} s after the first POST` : `**not drained**: ${openOutbox} rows still open`} |
 | PostgreSQL per lead: commits / rows returned | ${(dbStats.commits / accepted).toFixed(1)} / ${(dbStats.returned / accepted).toFixed(0)} |
 | rows read per table (seq scans: rows read; index rows fetched) | ${tables.map((t) => `${t.relname}: ${t.seq_scan} seq scans reading ${t.seq_read} rows, ${t.idx_fetch} by index`).join('; ')}; outbox index entries read: ${outboxIdx.map((i) => `${i.name} ${i.n}`).join(', ')} |
 | **CPU per lead**: playbook-worker(s) / PostgreSQL (bench backends) / webhook-worker(s) / intake | **${perLead(cpu.workers)}** / ${perLead(cpu.postgres)} / ${perLead(cpu.webhook)} / ${perLead(cpu.intake)} |
-| CPU used, first POST → last outcome (of ${(cpus().length * wallSeconds).toFixed(0)} core-seconds) | playbook-worker(s) ${cpu.workers.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s (every postgres process on the machine: ${cpu.postgresAll.toFixed(1)} s), webhook-worker(s) ${cpu.webhook.toFixed(1)} s, intake ${cpu.intake.toFixed(1)} s, Redis ${cpu.redis.toFixed(1)} s, load generator ${cpu.loader.toFixed(1)} s |
+| CPU used, first POST → last outcome (of ${(cpus().length * wallSeconds).toFixed(0)} core-seconds) | playbook-worker(s) ${cpu.workers.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s, webhook-worker(s) ${cpu.webhook.toFixed(1)} s, intake ${cpu.intake.toFixed(1)} s, Redis ${cpu.redis.toFixed(1)} s, load generator ${cpu.loader.toFixed(1)} s |
 | machine in that time: busy / idle / stolen | ${cpu.busy.toFixed(1)} s / ${cpu.idle.toFixed(1)} s / ${cpu.steal.toFixed(1)} s (other sessions' work included) |
 `;
   process.stdout.write(report);
