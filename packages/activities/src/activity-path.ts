@@ -1,5 +1,5 @@
 import { type ActivityType, catalogEntry, isStopReply } from '@leadhook/contracts';
-import { newId, type Prisma, type PrismaClient } from '@leadhook/db';
+import { newId, type Pool, type PoolClient, type Prisma, type PrismaClient } from '@leadhook/db';
 import type { Logger } from '@leadhook/observability';
 import type { QueueSet } from '@leadhook/queue';
 
@@ -223,5 +223,29 @@ export class ActivityRecorder {
     );
     if (result.kind === 'recorded') announce(this.deps.queues, this.deps.logger, result.activities);
     return result;
+  }
+}
+
+/**
+ * Runs `fn` in a transaction on one connection of a plain pg pool: COMMIT when it
+ * resolves, ROLLBACK when it throws.
+ */
+export async function inTransaction<T>(
+  pool: Pool,
+  fn: (client: PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    try {
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+  } finally {
+    client.release();
   }
 }

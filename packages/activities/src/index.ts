@@ -11,6 +11,7 @@ export {
   activityIds,
   announce,
   catalogNote,
+  inTransaction,
   MAX_ACTIVITIES_PER_RECORD,
   pgRunner,
   prismaRunner,

@@ -51,6 +51,11 @@ export interface Config {
   readonly providerSimulationSmsOutcome: SimulatedSmsOutcome;
   /** The simulation provider's answer to every call. */
   readonly providerSimulationCallOutcome: SimulatedCallOutcome;
+  /**
+   * The secret the messaging provider signs its webhooks to intake with
+   * (`whsec_…`, Standard Webhooks); null (unset) turns the provider hooks off.
+   */
+  readonly providerWebhookSecret: string | null;
 }
 
 /** Thrown with every problem found, each naming its variable. */
@@ -215,6 +220,7 @@ export const SETTING_DEFAULTS = {
   TRUST_PROXY: 'false',
   PROVIDER_SIMULATION_SMS_OUTCOME: 'delivered',
   PROVIDER_SIMULATION_CALL_OUTCOME: 'voicemail',
+  PROVIDER_WEBHOOK_SECRET: '',
 } as const satisfies Record<string, string>;
 
 export type SettingName = keyof typeof SETTING_DEFAULTS;
@@ -271,9 +277,25 @@ export function loadConfig(env: Env = process.env): Config {
       'PROVIDER_SIMULATION_CALL_OUTCOME',
       oneOf<SimulatedCallOutcome>(['answered', 'voicemail', 'failed', 'undeliverable']),
     ),
+    providerWebhookSecret: read('PROVIDER_WEBHOOK_SECRET', webhookSecret),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/**
+ * A signing secret in the Standard Webhooks form: `whsec_` + base64 of 24 to 64
+ * random bytes (what `openssl rand -base64 32` prints, prefixed). Empty: none.
+ * The message never repeats the value.
+ */
+function webhookSecret(text: string): string | null {
+  if (text === '') return null;
+  const match = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(text);
+  const bytes = match?.[1] ? Buffer.from(match[1], 'base64').length : 0;
+  if (bytes < 24 || bytes > 64) {
+    throw new Error('expected whsec_ followed by the base64 of 24 to 64 random bytes');
+  }
+  return text;
 }
 
 /** True when CONTACT_HOURS is wider than the federal 08:00-21:00 floor. */

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { ActivityRecorder } from '@leadhook/activities';
 import {
   createAccount,
   createPool,
@@ -21,7 +20,6 @@ let db: TestDatabase;
 let prisma: PrismaClient;
 let pool: Pool;
 let queues: QueueSet;
-let recorder: ActivityRecorder;
 let accountId: string;
 let playbookId: string;
 let sourceId: string;
@@ -32,7 +30,6 @@ beforeAll(async () => {
   prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
   pool = createPool({ databaseUrl: db.url, max: 2 });
   queues = new QueueSet({ redisUrl: REDIS_URL, prefix });
-  recorder = new ActivityRecorder({ prisma, queues, logger });
   accountId = (await createAccount(prisma, 'A')).account_id;
   playbookId = newId('playbook');
   sourceId = newId('source');
@@ -161,15 +158,53 @@ describe('the simulation provider', () => {
 });
 
 describe('inbound messages and status callbacks', () => {
+  const hooks = () => ({ pool, queues, logger });
+
+  it("records a carrier's message once however often the carrier delivers it", async () => {
+    const { leadId, phone } = await lead();
+    const message = {
+      phone,
+      body: 'yes please',
+      carrier: { provider: 'sim', messageId: `m-${leadId}` },
+    };
+    const results = await Promise.all([
+      receiveInbound(hooks(), message),
+      receiveInbound(hooks(), message),
+      receiveInbound(hooks(), message),
+    ]);
+    expect(results.filter((r) => r.kind === 'recorded')).toHaveLength(1);
+    expect(results.filter((r) => r.kind === 'duplicate')).toHaveLength(2);
+    expect(await labels(leadId)).toEqual(['message_received']);
+    const row = await prisma.activity.findFirstOrThrow({ where: { leadId } });
+    expect(row.data).toEqual({
+      body: 'yes please',
+      provider: 'sim',
+      provider_message_id: `m-${leadId}`,
+    });
+    // Another message of the same carrier is another reply.
+    expect(
+      await receiveInbound(hooks(), { ...message, carrier: { provider: 'sim', messageId: 'm2' } }),
+    ).toMatchObject({ kind: 'recorded', leadId });
+  });
+
+  it('keeps nothing for a message to a lead that does not exist', async () => {
+    expect(
+      await receiveInbound(hooks(), {
+        leadId: newId('lead'),
+        body: 'x',
+        carrier: { provider: 'sim', messageId: 'ghost' },
+      }),
+    ).toEqual({ kind: 'lead_not_found' });
+    expect(await prisma.providerInbound.count({ where: { messageId: 'ghost' } })).toBe(0);
+  });
+
   it('records a reply found by phone as message_received; STOP ends in opted_out', async () => {
     const { leadId, phone } = await lead();
-    expect(
-      await receiveInbound({ prisma, recorder }, { phone, body: 'who is this?' }),
-    ).toMatchObject({
+    expect(await receiveInbound(hooks(), { phone, body: 'who is this?' })).toMatchObject({
       kind: 'recorded',
       leadId,
     });
-    expect(await receiveInbound({ prisma, recorder }, { leadId, body: 'STOP' })).toMatchObject({
+    expect(await receiveInbound(hooks(), { leadId, body: 'STOP' })).toMatchObject({
       kind: 'recorded',
     });
     expect(await labels(leadId)).toEqual([
@@ -186,9 +221,7 @@ describe('inbound messages and status callbacks', () => {
   });
 
   it('answers lead_not_found for an unknown phone', async () => {
-    expect(
-      await receiveInbound({ prisma, recorder }, { phone: '+14155550000', body: 'x' }),
-    ).toEqual({
+    expect(await receiveInbound(hooks(), { phone: '+14155550000', body: 'x' })).toEqual({
       kind: 'lead_not_found',
     });
   });
@@ -202,7 +235,7 @@ describe('inbound messages and status callbacks', () => {
       idempotencyKey: `s-${leadId}`,
       ref: { leadId, step: 2 },
     });
-    const deps = { prisma, queues, logger };
+    const deps = hooks();
     const callback = { providerMessageId: sent.providerMessageId, status: 'failed' };
     expect((await receiveStatusCallback(deps, callback)).kind).toBe('recorded');
     expect(await receiveStatusCallback(deps, callback)).toEqual({ kind: 'unchanged' });

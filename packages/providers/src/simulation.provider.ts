@@ -7,6 +7,7 @@ import {
   type MessageRef,
   type MessagingProvider,
   type PlaceCallRequest,
+  type ProviderName,
   type SendSmsRequest,
   type SmsResult,
   type SmsStatus,
@@ -38,7 +39,7 @@ interface StoredMessage {
  * would.
  */
 export class SimulationProvider implements MessagingProvider {
-  readonly name = 'simulation';
+  readonly name: ProviderName = 'simulation';
 
   constructor(private readonly options: SimulationProviderOptions) {}
 

@@ -17,6 +17,7 @@ import type { Redis } from 'ioredis';
 import { errorBody } from './intake.responses.js';
 import { intakeRoutes, sendNotFound } from './intake.routes.js';
 import { IntakeService } from './intake.service.js';
+import { providerHookRoutes } from './provider-hooks.routes.js';
 import { createSourceRateLimiter } from './rate-limit.js';
 
 export interface IntakeOptions {
@@ -34,6 +35,8 @@ export interface IntakeOptions {
   trustProxy: boolean | number;
   /** Prefix of the limiter's Redis keys (QUEUE_PREFIX): deployments sharing a Redis keep their own counts. */
   redisKeyPrefix?: string;
+  /** PROVIDER_WEBHOOK_SECRET: serves the provider's signed hooks; null or absent: off (404). */
+  providerWebhookSecret?: string | null;
 }
 
 export interface IntakeDeps {
@@ -96,6 +99,15 @@ export function createApp(deps: IntakeDeps): Express {
   app.use(corsAnyOrigin());
   if (deps.health) app.use(deps.health);
   app.use(intakeRoutes({ service, maxBodyBytes: options.maxBodyBytes }));
+  if (options.providerWebhookSecret) {
+    app.use(
+      providerHookRoutes({
+        ...deps,
+        secret: options.providerWebhookSecret,
+        maxBodyBytes: options.maxBodyBytes,
+      }),
+    );
+  }
   app.use((_req, res) => sendNotFound(res));
   app.use(errorHandler(deps));
   return app;

@@ -39,6 +39,7 @@ const app = createApp({
     duplicateWindowDays: config.duplicateWindowDays,
     trustProxy: config.trustProxy,
     redisKeyPrefix: config.queuePrefix,
+    providerWebhookSecret: config.providerWebhookSecret,
   },
   health: healthRoutes({
     checks: {
