@@ -234,14 +234,25 @@ try {
   const accepted = statuses.get(201) ?? 0;
 
   // --- wait until every accepted lead has its outcome --------------------------------
+  // A progress poll that fails (a shared server out of connection slots: "too many
+  // clients") is skipped, not fatal: the run it watches is still going.
+  const countOrNull = (text) =>
+    sql(dbUrl, text).then(
+      ([row]) => row.n,
+      (err) => {
+        process.stderr.write(`bench: progress poll failed (${err.message}); retrying\n`);
+        return null;
+      },
+    );
   const deadline = Date.now() + Number(args.timeout) * 1000;
   let withOutcome = 0;
   let lastProgress = Date.now();
   while (Date.now() < deadline) {
-    const [{ n }] = await sql(
-      dbUrl,
-      'SELECT count(*)::int AS n FROM leads WHERE outcome IS NOT NULL',
-    );
+    const n = await countOrNull('SELECT count(*)::int AS n FROM leads WHERE outcome IS NOT NULL');
+    if (n === null) {
+      await sleep(500);
+      continue;
+    }
     if (n !== withOutcome) lastProgress = Date.now();
     withOutcome = n;
     if (n >= accepted) break;
@@ -257,7 +268,11 @@ try {
   let openOutbox = 0;
   let drained = Date.now();
   for (let last = -1, since = Date.now(); Date.now() < deadline; ) {
-    const [{ n }] = await sql(dbUrl, 'SELECT count(*)::int AS n FROM outbox WHERE done_at IS NULL');
+    const n = await countOrNull('SELECT count(*)::int AS n FROM outbox WHERE done_at IS NULL');
+    if (n === null) {
+      await sleep(500);
+      continue;
+    }
     openOutbox = n;
     drained = Date.now();
     if (n === 0 || webhookWorkerCount === 0) break;

@@ -118,3 +118,19 @@ describe('admission control in the worker', () => {
     expect(await h.openEnrollmentOutboxRows(leadId)).toBe(0);
   });
 });
+
+describe('the step backlog gate when PostgreSQL does not answer', () => {
+  it('lets the lead through and reports the error, rather than holding it forever', async () => {
+    const broken = createPool({ databaseUrl: h.db.url, max: 1 });
+    await broken.end();
+    const errors: unknown[] = [];
+    const gate = new StepBacklogGate(
+      broken,
+      () => new Date(),
+      {},
+      (err) => errors.push(err),
+    );
+    await expect(gate.waitForRoom()).resolves.toBeGreaterThanOrEqual(0);
+    expect(errors).toHaveLength(1);
+  });
+});

@@ -51,6 +51,7 @@ export class StepBacklogGate {
     private readonly pool: Pool,
     private readonly now: () => Date,
     options: AdmissionOptions = {},
+    private readonly onError?: (err: unknown) => void,
   ) {
     this.options = { ...DEFAULT_ADMISSION, ...options };
   }
@@ -76,6 +77,20 @@ export class StepBacklogGate {
     };
   }
 
+  /**
+   * full(), except that a failed look (PostgreSQL busy or away) lets the lead
+   * through: the enrollment itself then meets the same database, and its job's
+   * failure is what gets reported and retried, not a hold that never ends.
+   */
+  private async fullOrUnknown(): Promise<boolean> {
+    try {
+      return await this.full();
+    } catch (err) {
+      this.onError?.(err);
+      return false;
+    }
+  }
+
   /** True while enrollments should wait. */
   async full(): Promise<boolean> {
     const { due, lagMs } = await this.backlog();
@@ -89,7 +104,7 @@ export class StepBacklogGate {
    */
   async waitForRoom(signal?: AbortSignal): Promise<number> {
     const started = Date.now();
-    while (!signal?.aborted && (await this.full())) {
+    while (!signal?.aborted && (await this.fullOrUnknown())) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, this.options.pollMs);
         function done() {

@@ -57,7 +57,9 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
     async start(ctx: WorkerContext) {
       const { config, logger, metrics, queues } = ctx;
       closeTimeoutMs = config.shutdownTimeoutMs;
-      prisma = createPrisma({ databaseUrl: config.databaseUrl });
+      // Prisma serves the reconciler and the recorder (tests); the hot path has
+      // its own pg pool, so few connections are kept here.
+      prisma = createPrisma({ databaseUrl: config.databaseUrl, poolMax: 3 });
       const db = prisma;
       // Connect now: a client still initialising when stop() disconnects it keeps
       // the process alive.
@@ -92,7 +94,9 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
         buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
         registers: [metrics.registry],
       });
-      const gate = new StepBacklogGate(pool, deps.now, options.admission);
+      const gate = new StepBacklogGate(pool, deps.now, options.admission, (err) =>
+        logger.warn({ err }, 'admission check failed; enrolling without it'),
+      );
       const held = new Histogram({
         name: 'leadhook_playbook_enrollment_held_seconds',
         help: 'Time an enrollment waited for the due steps to drain (admission control)',
