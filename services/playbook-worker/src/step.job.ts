@@ -2,6 +2,7 @@ import {
   activityIds,
   announce,
   catalogNote,
+  inTransaction,
   type RecordedRow,
   recordedActivities,
 } from '@leadhook/activities';
@@ -129,50 +130,37 @@ export async function runStep(deps: PlaybookDeps, payload: StepPayload): Promise
         unreachable_note: catalogNote('outcome', 'unreachable'),
       };
 
-  const client = await pool.connect();
-  let outcome: { status: string; rows: StepRecordRow[] } | null;
-  try {
-    await client.query('BEGIN');
-    try {
-      const claim = await client.query<{ r_lead_id: string; r_sms_sent: boolean }>(
-        'SELECT * FROM playbook_step_claim($1, $2, $3, $4)',
-        [payload.enrollment_id, payload.step, nextAt, new Date(now.getTime() + DUE_TOLERANCE_MS)],
-      );
-      const claimed = claim.rows[0];
-      if (!claimed) {
-        outcome = null;
-      } else {
-        const sent = step
-          ? await sendStep(deps, {
-              step,
-              index: payload.step,
-              play,
-              enrollmentId: payload.enrollment_id,
-              smsSentBefore: claimed.r_sms_sent,
-            })
-          : { status: 'none', activities: [] };
-        const recorded = await client.query<StepRecordRow>(
-          'SELECT * FROM playbook_step_record($1, $2, $3::jsonb, $4::jsonb, $5::text[])',
-          [
-            payload.enrollment_id,
-            play.lead_id,
-            JSON.stringify(sent.activities),
-            last === null ? null : JSON.stringify(last),
-            // Each step activity may bring a `stopped` (an outcome such as
-            // undeliverable), then `completed` and `unreachable`.
-            activityIds(2 * sent.activities.length + 2),
-          ],
-        );
-        outcome = { status: sent.status, rows: recorded.rows };
-      }
-      await client.query(outcome ? 'COMMIT' : 'ROLLBACK');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    }
-  } finally {
-    client.release();
-  }
+  // Not claimed (another worker ran the step): the transaction changed nothing.
+  const outcome = await inTransaction(pool, async (client) => {
+    const claim = await client.query<{ r_lead_id: string; r_sms_sent: boolean }>(
+      'SELECT * FROM playbook_step_claim($1, $2, $3, $4)',
+      [payload.enrollment_id, payload.step, nextAt, new Date(now.getTime() + DUE_TOLERANCE_MS)],
+    );
+    const claimed = claim.rows[0];
+    if (!claimed) return null;
+    const sent = step
+      ? await sendStep(deps, {
+          step,
+          index: payload.step,
+          play,
+          enrollmentId: payload.enrollment_id,
+          smsSentBefore: claimed.r_sms_sent,
+        })
+      : { status: 'none', activities: [] };
+    const recorded = await client.query<StepRecordRow>(
+      'SELECT * FROM playbook_step_record($1, $2, $3::jsonb, $4::jsonb, $5::text[])',
+      [
+        payload.enrollment_id,
+        play.lead_id,
+        JSON.stringify(sent.activities),
+        last === null ? null : JSON.stringify(last),
+        // Each step activity may bring a `stopped` (an outcome such as
+        // undeliverable), then `completed` and `unreachable`.
+        activityIds(2 * sent.activities.length + 2),
+      ],
+    );
+    return { status: sent.status, rows: recorded.rows };
+  });
 
   if (!outcome) return { kind: 'skipped', reason: 'claimed_elsewhere' };
   announce(deps.queues, deps.logger, recordedActivities(play.lead_id, outcome.rows));
