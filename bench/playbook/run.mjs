@@ -8,20 +8,28 @@
 // started (so `pnpm build` first); 10,000 distinct valid leads are POSTed through
 // the intake with autocannon, so the whole path is measured: intake → outbox +
 // fast-path enqueue → enrollment → three steps → completed → unreachable.
-// The run waits until every lead has an outcome, then measures from PostgreSQL:
+// A webhook-worker runs too (--webhook-workers, default 1), as in production: it
+// fans each activity out (no subscription here, so it only closes the activity's
+// outbox row). Without one, every activity row stayed open and the workers' relays
+// re-sent it again and again, a cost no healthy deployment pays.
+// The run waits until every lead has an outcome (and the activity outbox has
+// drained, reported separately), then measures from PostgreSQL:
 //  - activities recorded per second over the busy period (first to last activity);
+//  - the enrollment lag, lead received → `started`: the playbook worker's admission
+//    control holds enrollments while steps are due and unrun, so a burst waits
+//    there instead of making the steps late; it is reported next to the step lag;
 //  - the lag between a step's due time and its run, p50/p99: due = the previous
 //    step's activity occurred_at (the play's `started` for step 0) + the step's
 //    delay_seconds; run = the step's own activity (first_message_sent /
 //    message_sent / call_attempted) occurred_at;
 //  - exactly-once: one `started` per lead, one activity of each step kind per
 //    lead, one provider_messages row per (enrollment, step), one outcome per lead;
-//  - CPU per lead of the workers, the intake and PostgreSQL, from /proc.
-// No webhook-worker runs: activity outbox rows stay open and the workers' outbox
-// relay re-sends them (job ids dedupe in Redis); that cost is in the figures.
+//  - CPU per lead of the workers, the intake and PostgreSQL, from /proc
+//    (PostgreSQL: the backends connected to the bench database, so other work on
+//    a shared machine is not counted; its shared background writers are not either).
 //
-// Usage: node bench/playbook/run.mjs [--leads 10000] [--workers 1] [--rate 0]
-//          [--connections 32] [--timeout 1800] [--out bench/RESULTS.md]
+// Usage: node bench/playbook/run.mjs [--leads 10000] [--workers 1] [--webhook-workers 1]
+//          [--rate 0] [--connections 32] [--timeout 1800] [--out bench/RESULTS.md]
 //   --rate N  posts at most N leads/s (0 = as fast as the intake takes them).
 //   WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" adds node args to
 //   each worker (a profile is written when it exits on SIGTERM).
@@ -36,7 +44,6 @@ import {
   cpuSeconds,
   freePort,
   machineTicks,
-  postgresPids,
   redisPids,
   root,
   run,
@@ -49,6 +56,7 @@ const { values: args } = parseArgs({
   options: {
     leads: { type: 'string', default: '10000' },
     workers: { type: 'string', default: '1' },
+    'webhook-workers': { type: 'string', default: '1' },
     rate: { type: 'string', default: '0' },
     connections: { type: 'string', default: '32' },
     timeout: { type: 'string', default: '1800' },
@@ -57,6 +65,7 @@ const { values: args } = parseArgs({
 });
 const leadCount = Number(args.leads);
 const workerCount = Number(args.workers);
+const webhookWorkerCount = Number(args['webhook-workers']);
 const rate = Number(args.rate);
 const connections = Number(args.connections);
 const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -131,6 +140,17 @@ try {
     children.push(child);
     workers.push({ child, base: `http://127.0.0.1:${port}` });
   }
+  const webhookWorkers = [];
+  for (let i = 0; i < webhookWorkerCount; i++) {
+    const port = await freePort();
+    const child = spawn('node', ['services/webhook-worker/dist/main.js'], {
+      cwd: root,
+      env: { ...commonEnv, WEBHOOK_WORKER_PORT: String(port) },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.push(child);
+    webhookWorkers.push({ child, base: `http://127.0.0.1:${port}` });
+  }
   const intakePort = await freePort();
   const intake = spawn('node', ['services/intake/dist/main.js'], {
     cwd: root,
@@ -142,6 +162,7 @@ try {
   await Promise.all([
     waitReady(intakeBase, 'intake'),
     ...workers.map((w, i) => waitReady(w.base, `worker ${i}`)),
+    ...webhookWorkers.map((w, i) => waitReady(w.base, `webhook-worker ${i}`)),
   ]);
 
   // Distinct valid leads in California (no state contact rule), San Francisco
@@ -175,18 +196,26 @@ try {
   const statuses = new Map();
   const pids = {
     workers: workers.map((w) => w.child.pid),
+    webhook: webhookWorkers.map((w) => w.child.pid),
     intake: [intake.pid],
   };
-  const snapshot = () => ({
+  // The backends serving the bench database (the pools keep them open), so the
+  // other work of a shared machine is not counted as this run's PostgreSQL CPU.
+  const benchBackends = async () =>
+    (await sql(adminUrl, 'SELECT pid FROM pg_stat_activity WHERE datname = $1', [dbName])).map(
+      (r) => r.pid,
+    );
+  const snapshot = async () => ({
     workers: cpuSeconds(pids.workers),
+    webhook: cpuSeconds(pids.webhook),
     intake: cpuSeconds(pids.intake),
-    postgres: cpuSeconds(postgresPids()),
+    postgres: cpuSeconds(await benchBackends()),
     redis: cpuSeconds(redisPids()),
     loader: process.cpuUsage(),
     machine: machineTicks(),
     at: Date.now(),
   });
-  const before = snapshot();
+  const before = await snapshot();
   const posted = await autocannon({
     url: `${intakeBase}/marketing_sources/${accountId}/${intakeKey}`,
     connections,
@@ -205,14 +234,25 @@ try {
   const accepted = statuses.get(201) ?? 0;
 
   // --- wait until every accepted lead has its outcome --------------------------------
+  // A progress poll that fails (a shared server out of connection slots: "too many
+  // clients") is skipped, not fatal: the run it watches is still going.
+  const countOrNull = (text) =>
+    sql(dbUrl, text).then(
+      ([row]) => row.n,
+      (err) => {
+        process.stderr.write(`bench: progress poll failed (${err.message}); retrying\n`);
+        return null;
+      },
+    );
   const deadline = Date.now() + Number(args.timeout) * 1000;
   let withOutcome = 0;
   let lastProgress = Date.now();
   while (Date.now() < deadline) {
-    const [{ n }] = await sql(
-      dbUrl,
-      'SELECT count(*)::int AS n FROM leads WHERE outcome IS NOT NULL',
-    );
+    const n = await countOrNull('SELECT count(*)::int AS n FROM leads WHERE outcome IS NOT NULL');
+    if (n === null) {
+      await sleep(500);
+      continue;
+    }
     if (n !== withOutcome) lastProgress = Date.now();
     withOutcome = n;
     if (n >= accepted) break;
@@ -220,8 +260,28 @@ try {
     if (Date.now() - lastProgress > 60_000) break;
     await sleep(500);
   }
-  const after = snapshot();
+  const after = await snapshot();
   const wallSeconds = (after.at - before.at) / 1000;
+
+  // The webhook-worker's fan-out may still be behind: wait for the activity outbox
+  // to drain (reported, not part of the figures above).
+  let openOutbox = 0;
+  let drained = Date.now();
+  for (let last = -1, since = Date.now(); Date.now() < deadline; ) {
+    const n = await countOrNull('SELECT count(*)::int AS n FROM outbox WHERE done_at IS NULL');
+    if (n === null) {
+      await sleep(500);
+      continue;
+    }
+    openOutbox = n;
+    drained = Date.now();
+    if (n === 0 || webhookWorkerCount === 0) break;
+    if (n !== last) since = Date.now();
+    last = n;
+    if (Date.now() - since > 60_000) break;
+    await sleep(500);
+  }
+  const drainSeconds = (drained - before.at) / 1000;
 
   // The workers' own view: the step-lag histogram and the relay's re-sends.
   const metrics = await Promise.all(
@@ -241,6 +301,20 @@ try {
   const workerLagAtMost1s = metricSum('leadhook_playbook_step_lag_seconds_bucket', '1');
   const workerLagCount = metricSum('leadhook_playbook_step_lag_seconds_count');
   const relayed = metricSum('leadhook_outbox_relayed_total');
+  const heldSum = metricSum('leadhook_playbook_enrollment_held_seconds_sum');
+  const heldCount = metricSum('leadhook_playbook_enrollment_held_seconds_count');
+  const webhookRelayed = (
+    await Promise.all(
+      webhookWorkers.map((w) =>
+        fetch(`${w.base}/metrics`)
+          .then((r) => r.text())
+          .catch(() => ''),
+      ),
+    )
+  )
+    .flatMap((text) => text.split('\n'))
+    .filter((line) => line.startsWith('leadhook_outbox_relayed_total'))
+    .reduce((a, line) => a + Number(line.split(' ').pop()), 0);
 
   for (const child of children) child.kill('SIGTERM');
   await Promise.all(
@@ -322,6 +396,12 @@ try {
        (SELECT count(*)::int FROM enrollments WHERE status = 'completed') AS completed`,
     [STEP_LABELS],
   );
+  // What the relays re-sent, by topic (relay_count: times a row was relayed).
+  const relayedByTopic = await sql(
+    dbUrl,
+    `SELECT topic, sum(relay_count)::int AS n, count(*) FILTER (WHERE relay_count > 0)::int AS rows
+       FROM outbox GROUP BY topic ORDER BY topic`,
+  );
   const pgVersion = (await sql(dbUrl, 'SHOW server_version'))[0].server_version;
   // Where PostgreSQL's time went: rows read per table (seq + index) and commits.
   const tables = await sql(
@@ -345,6 +425,7 @@ try {
   // --- report ---------------------------------------------------------------------------
   const cpu = {
     workers: after.workers - before.workers,
+    webhook: after.webhook - before.webhook,
     intake: after.intake - before.intake,
     // Backends that exited during the run are not counted; the pools keep them open.
     postgres: after.postgres - before.postgres,
@@ -378,8 +459,8 @@ try {
 Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, PostgreSQL ${pgVersion}; load average before the run ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min), after ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' / ')}.
-Command: \`node bench/playbook/run.mjs --leads ${leadCount} --workers ${workerCount} --rate ${rate} --connections ${connections}\`${process.env.WORKER_NODE_ARGS ? ` with WORKER_NODE_ARGS="${process.env.WORKER_NODE_ARGS}"` : ''}
-Setup: ${workerCount} playbook-worker process(es) (default concurrency, CONTACT_HOURS=00:00-24:00), one intake process, no webhook-worker; playbook [${stepList}]; ${leadCount} distinct leads (CA, 415 numbers) POSTed through the intake ${rate > 0 ? `at ${rate}/s` : 'as fast as it takes them'} with ${connections} connections.
+Command: \`node bench/playbook/run.mjs --leads ${leadCount} --workers ${workerCount} --webhook-workers ${webhookWorkerCount} --rate ${rate} --connections ${connections}\`${process.env.WORKER_NODE_ARGS ? ` with WORKER_NODE_ARGS="${process.env.WORKER_NODE_ARGS}"` : ''}
+Setup: ${workerCount} playbook-worker process(es) (default concurrency and admission control, CONTACT_HOURS=00:00-24:00), one intake process, ${webhookWorkerCount} webhook-worker process(es) (no subscriptions: each fan-out only closes its activity's outbox row); playbook [${stepList}]; ${leadCount} distinct leads (CA, 415 numbers) POSTed through the intake ${rate > 0 ? `at ${rate}/s` : 'as fast as it takes them'} with ${connections} connections.
 
 | figure | value |
 |---|---|
@@ -388,18 +469,20 @@ Setup: ${workerCount} playbook-worker process(es) (default concurrency, CONTACT_
 | **activities recorded per second** (busy period: first to last activity) | **${(busy.n / busy.span).toFixed(0)}/s** (${busy.n} in ${busy.span.toFixed(1)} s); busiest second ${peak.n} |
 | leads worked to their outcome per second (same period) | ${(withOutcome / busy.span).toFixed(0)}/s |
 ${lags.map(lagRow).join('\n')}
-| lead received → \`started\` (enrollment wait, not part of the step lag) p50 / p99 / max | ${ms(enrollWait.p50)} / ${ms(enrollWait.p99)} / ${ms(enrollWait.max)} |
+| **enrollment lag**: lead received → \`started\` p50 / p99 / max (the burst waits here: admission control) | **${ms(enrollWait.p50)} / ${ms(enrollWait.p99)}** / ${ms(enrollWait.max)} |
+| enrollments held by admission control: mean hold (n) | ${heldCount ? ms(heldSum / heldCount) : '-'} (${heldCount}) |
 | target: lag p99 < 1 s | ${all && all.p99 < 1 ? 'met' : '**not met**'} |
 | workers' own histogram (leadhook_playbook_step_lag_seconds): steps with lag ≤ 1 s | ${workerLagAtMost1s} of ${workerLagCount} (${workerLagCount ? ((100 * workerLagAtMost1s) / workerLagCount).toFixed(1) : 0} %) |
 | activities by label | ${labels.map((r) => `${r.label} ${r.n}`).join(', ')} |
 | enrolled exactly once (one \`started\` per lead) | ${checks.started_once} of ${accepted} leads; leads with two: ${checks.started_twice}; enrollments ${checks.enrollments} |
 | no step ran twice | leads with a step activity twice: ${checks.step_twice}; leads with all three step activities: ${checks.all_steps}; provider_messages ${checks.provider_messages} (expected ${accepted * STEPS.length}), (enrollment, step) pairs with two: ${checks.provider_twice} |
 | every lead reached an outcome | ${checks.with_outcome} of ${accepted} (outcome activities ${checks.outcomes}, plays completed ${checks.completed}) |
-| outbox rows re-sent by the workers' relay (activity rows: no webhook-worker) | ${relayed} |
+| outbox rows re-sent by the relays: playbook-worker(s) / webhook-worker(s); by topic (re-sends, rows) | ${relayed} / ${webhookRelayed}; ${relayedByTopic.map((r) => `${r.topic} ${r.n} (${r.rows} rows)`).join(', ')} |
+| outbox drained (every activity fanned out) | ${openOutbox === 0 ? `${drainSeconds.toFixed(1)} s after the first POST` : `**not drained**: ${openOutbox} rows still open`} |
 | PostgreSQL per lead: commits / rows returned | ${(dbStats.commits / accepted).toFixed(1)} / ${(dbStats.returned / accepted).toFixed(0)} |
 | rows read per table (seq scans: rows read; index rows fetched) | ${tables.map((t) => `${t.relname}: ${t.seq_scan} seq scans reading ${t.seq_read} rows, ${t.idx_fetch} by index`).join('; ')}; outbox index entries read: ${outboxIdx.map((i) => `${i.name} ${i.n}`).join(', ')} |
-| CPU per lead: worker(s) / PostgreSQL / intake | ${perLead(cpu.workers)} / ${perLead(cpu.postgres)} / ${perLead(cpu.intake)} |
-| CPU used, first POST → last outcome (of ${(cpus().length * wallSeconds).toFixed(0)} core-seconds) | worker(s) ${cpu.workers.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s, intake ${cpu.intake.toFixed(1)} s, Redis ${cpu.redis.toFixed(1)} s, load generator ${cpu.loader.toFixed(1)} s |
+| **CPU per lead**: playbook-worker(s) / PostgreSQL (bench backends) / webhook-worker(s) / intake | **${perLead(cpu.workers)}** / ${perLead(cpu.postgres)} / ${perLead(cpu.webhook)} / ${perLead(cpu.intake)} |
+| CPU used, first POST → last outcome (of ${(cpus().length * wallSeconds).toFixed(0)} core-seconds) | playbook-worker(s) ${cpu.workers.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s, webhook-worker(s) ${cpu.webhook.toFixed(1)} s, intake ${cpu.intake.toFixed(1)} s, Redis ${cpu.redis.toFixed(1)} s, load generator ${cpu.loader.toFixed(1)} s |
 | machine in that time: busy / idle / stolen | ${cpu.busy.toFixed(1)} s / ${cpu.idle.toFixed(1)} s / ${cpu.steal.toFixed(1)} s (other sessions' work included) |
 `;
   process.stdout.write(report);

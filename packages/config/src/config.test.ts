@@ -106,6 +106,31 @@ describe('parseContactHours', () => {
   });
 });
 
+describe('PROVIDER_WEBHOOK_SECRET', () => {
+  it('is off (null) unless set', () => {
+    expect(loadConfig({}).providerWebhookSecret).toBeNull();
+  });
+
+  it('takes a Standard Webhooks secret', () => {
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    expect(loadConfig({ PROVIDER_WEBHOOK_SECRET: secret }).providerWebhookSecret).toBe(secret);
+  });
+
+  it.each(['whsec_c2hvcnQ=', 'not-a-secret', `whsec_${Buffer.alloc(65).toString('base64')}`])(
+    'refuses %s without repeating it',
+    (text) => {
+      expect(() => loadConfig({ PROVIDER_WEBHOOK_SECRET: text })).toThrow(
+        /PROVIDER_WEBHOOK_SECRET: expected whsec_/,
+      );
+      try {
+        loadConfig({ PROVIDER_WEBHOOK_SECRET: text });
+      } catch (err) {
+        expect((err as Error).message).not.toContain(text);
+      }
+    },
+  );
+});
+
 describe('TRUST_PROXY', () => {
   it.each([
     ['false', false],

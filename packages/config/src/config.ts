@@ -55,6 +55,11 @@ export interface Config {
   readonly outboxRetentionMs: number;
   /** How long a webhook attempt keeps the subscriber's response body (ms). */
   readonly attemptBodyRetentionMs: number;
+  /**
+   * The secret the messaging provider signs its webhooks to intake with
+   * (`whsec_…`, Standard Webhooks); null (unset) turns the provider hooks off.
+   */
+  readonly providerWebhookSecret: string | null;
 }
 
 /** Thrown with every problem found, each naming its variable. */
@@ -228,6 +233,7 @@ export const SETTING_DEFAULTS = {
   PROVIDER_SIMULATION_CALL_OUTCOME: 'voicemail',
   OUTBOX_RETENTION: '7d',
   ATTEMPT_BODY_RETENTION: '30d',
+  PROVIDER_WEBHOOK_SECRET: '',
 } as const satisfies Record<string, string>;
 
 export type SettingName = keyof typeof SETTING_DEFAULTS;
@@ -286,9 +292,25 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     outboxRetentionMs: read('OUTBOX_RETENTION', retention),
     attemptBodyRetentionMs: read('ATTEMPT_BODY_RETENTION', retention),
+    providerWebhookSecret: read('PROVIDER_WEBHOOK_SECRET', webhookSecret),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/**
+ * A signing secret in the Standard Webhooks form: `whsec_` + base64 of 24 to 64
+ * random bytes (what `openssl rand -base64 32` prints, prefixed). Empty: none.
+ * The message never repeats the value.
+ */
+function webhookSecret(text: string): string | null {
+  if (text === '') return null;
+  const match = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(text);
+  const bytes = match?.[1] ? Buffer.from(match[1], 'base64').length : 0;
+  if (bytes < 24 || bytes > 64) {
+    throw new Error('expected whsec_ followed by the base64 of 24 to 64 random bytes');
+  }
+  return text;
 }
 
 /** True when CONTACT_HOURS is wider than the federal 08:00-21:00 floor. */

@@ -1,11 +1,12 @@
 import {
-  type ActivityRecorder,
   announce,
+  inTransaction,
+  pgRunner,
   type RecordedActivity,
-  recordActivityInTx,
+  recordActivity,
 } from '@leadhook/activities';
 import { toE164 } from '@leadhook/contracts';
-import type { PrismaClient } from '@leadhook/db';
+import type { Pool } from '@leadhook/db';
 import type { Logger } from '@leadhook/observability';
 import type { QueueSet } from '@leadhook/queue';
 import { type CallStatus, isCallStatus, isSmsStatus, type SmsStatus } from './provider.js';
@@ -18,50 +19,84 @@ import { statusActivity } from './provider-activities.js';
  * message_received, stopped and the outcome opted_out in one transaction.
  */
 
-export type InboundMessage = { body: string } & ({ leadId: string } | { phone: string });
+export interface ProviderHookDeps {
+  pool: Pool;
+  queues: QueueSet;
+  logger: Logger;
+}
+
+export type InboundMessage = {
+  body: string;
+  /**
+   * The carrier's id of the message, with the provider's name: a carrier's retry
+   * of the same message is recorded once (table provider_inbound).
+   */
+  carrier?: { provider: string; messageId: string };
+} & ({ leadId: string } | { phone: string });
 
 export type InboundResult =
   | { kind: 'recorded'; leadId: string; activities: RecordedActivity[] }
+  | { kind: 'duplicate'; leadId: string }
   | { kind: 'lead_not_found' };
-
-export interface InboundDeps {
-  prisma: PrismaClient;
-  recorder: ActivityRecorder;
-}
 
 /**
  * Records a reply as message_received. By phone, the lead is the newest one with
  * that number and an active play, else the newest one with that number.
  */
 export async function receiveInbound(
-  deps: InboundDeps,
+  deps: ProviderHookDeps,
   message: InboundMessage,
 ): Promise<InboundResult> {
-  const leadId =
-    'leadId' in message ? message.leadId : await leadByPhone(deps.prisma, message.phone);
+  const leadId = 'leadId' in message ? message.leadId : await leadByPhone(deps.pool, message.phone);
   if (leadId === null) return { kind: 'lead_not_found' };
-  const result = await deps.recorder.record({
-    leadId,
-    type: 'event',
-    label: 'message_received',
-    data: { body: message.body },
+  const result = await inTransaction(deps.pool, async (client): Promise<InboundResult> => {
+    if (message.carrier) {
+      // A rival delivery of the same message waits here for the first to commit,
+      // then finds its row.
+      const claimed = await client.query(
+        `INSERT INTO provider_inbound (provider, message_id, lead_id) VALUES ($1, $2, $3)
+         ON CONFLICT (provider, message_id) DO NOTHING`,
+        [message.carrier.provider, message.carrier.messageId, leadId],
+      );
+      if (claimed.rowCount === 0) return { kind: 'duplicate', leadId };
+    }
+    const recorded = await recordActivity(pgRunner(client), {
+      leadId,
+      type: 'event',
+      label: 'message_received',
+      data: {
+        body: message.body,
+        ...(message.carrier
+          ? { provider: message.carrier.provider, provider_message_id: message.carrier.messageId }
+          : {}),
+      },
+    });
+    if (recorded.kind !== 'recorded') throw new LeadVanished();
+    return { kind: 'recorded', leadId, activities: recorded.activities };
+  }).catch((err: unknown) => {
+    // No such lead (any more): nothing is kept, the carrier's id included.
+    if (err instanceof LeadVanished || (err as { code?: unknown }).code === '23503') {
+      return { kind: 'lead_not_found' } as const;
+    }
+    throw err;
   });
-  if (result.kind !== 'recorded') return { kind: 'lead_not_found' };
-  return { kind: 'recorded', leadId, activities: result.activities };
+  if (result.kind === 'recorded') announce(deps.queues, deps.logger, result.activities);
+  return result;
 }
 
-async function leadByPhone(prisma: PrismaClient, phone: string): Promise<string | null> {
+/** The lead was deleted between its lookup and the recording. */
+class LeadVanished extends Error {}
+
+async function leadByPhone(pool: Pool, phone: string): Promise<string | null> {
   const e164 = toE164(phone) ?? phone;
-  const select = { id: true } as const;
-  const orderBy = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
-  const active = await prisma.lead.findFirst({
-    where: { phone: e164, enrollment: { status: 'active' } },
-    orderBy,
-    select,
-  });
-  if (active) return active.id;
-  const any = await prisma.lead.findFirst({ where: { phone: e164 }, orderBy, select });
-  return any?.id ?? null;
+  const { rows } = await pool.query<{ id: string }>(
+    `SELECT l.id FROM leads l LEFT JOIN enrollments e ON e.lead_id = l.id
+      WHERE l.phone = $1
+      ORDER BY coalesce(e.status = 'active', false) DESC, l.created_at DESC, l.id DESC
+      LIMIT 1`,
+    [e164],
+  );
+  return rows[0]?.id ?? null;
 }
 
 export interface StatusCallback {
@@ -74,12 +109,6 @@ export type StatusCallbackResult =
   | { kind: 'unchanged' }
   | { kind: 'message_not_found' }
   | { kind: 'invalid_status' };
-
-export interface StatusCallbackDeps {
-  prisma: PrismaClient;
-  queues: QueueSet;
-  logger: Logger;
-}
 
 interface LockedMessage {
   id: string;
@@ -98,13 +127,16 @@ interface LockedMessage {
  * are harmless.
  */
 export async function receiveStatusCallback(
-  deps: StatusCallbackDeps,
+  deps: ProviderHookDeps,
   callback: StatusCallback,
 ): Promise<StatusCallbackResult> {
-  const result = await deps.prisma.$transaction(async (tx): Promise<StatusCallbackResult> => {
-    const [message] = await tx.$queryRaw<LockedMessage[]>`
-        SELECT id, lead_id, enrollment_id, step, channel, status
-          FROM provider_messages WHERE id = ${callback.providerMessageId} FOR UPDATE`;
+  const result = await inTransaction(deps.pool, async (client): Promise<StatusCallbackResult> => {
+    const { rows } = await client.query<LockedMessage>(
+      `SELECT id, lead_id, enrollment_id, step, channel, status
+         FROM provider_messages WHERE id = $1 FOR UPDATE`,
+      [callback.providerMessageId],
+    );
+    const message = rows[0];
     if (!message) return { kind: 'message_not_found' };
     let parsed: { channel: 'sms'; status: SmsStatus } | { channel: 'call'; status: CallStatus };
     if (message.channel === 'sms' && isSmsStatus(callback.status)) {
@@ -115,13 +147,13 @@ export async function receiveStatusCallback(
       return { kind: 'invalid_status' };
     }
     if (message.status === parsed.status) return { kind: 'unchanged' };
-    await tx.providerMessage.update({
-      where: { id: message.id },
-      data: { status: parsed.status },
-    });
+    await client.query(
+      'UPDATE provider_messages SET status = $2, updated_at = now() WHERE id = $1',
+      [message.id, parsed.status],
+    );
     const activity = statusActivity(parsed);
     if (!activity) return { kind: 'recorded', activities: [] };
-    const recorded = await recordActivityInTx(tx, {
+    const recorded = await recordActivity(pgRunner(client), {
       leadId: message.lead_id,
       type: activity.type,
       label: activity.label,

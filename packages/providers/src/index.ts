@@ -1,9 +1,8 @@
 export type {
-  InboundDeps,
   InboundMessage,
   InboundResult,
+  ProviderHookDeps,
   StatusCallback,
-  StatusCallbackDeps,
   StatusCallbackResult,
 } from './inbound.js';
 export { receiveInbound, receiveStatusCallback } from './inbound.js';
@@ -13,11 +12,18 @@ export type {
   MessageRef,
   MessagingProvider,
   PlaceCallRequest,
+  ProviderName,
   SendSmsRequest,
   SmsResult,
   SmsStatus,
 } from './provider.js';
-export { CALL_STATUSES, isCallStatus, isSmsStatus, SMS_STATUSES } from './provider.js';
+export {
+  CALL_STATUSES,
+  isCallStatus,
+  isSmsStatus,
+  PROVIDER_NAMES,
+  SMS_STATUSES,
+} from './provider.js';
 export type { StatusActivity } from './provider-activities.js';
 export { statusActivity } from './provider-activities.js';
 export type { SimulationProviderOptions } from './simulation.provider.js';

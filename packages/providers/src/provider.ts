@@ -7,6 +7,13 @@ import type { SimulatedCallOutcome, SimulatedSmsOutcome } from '@leadhook/config
  * same two calls.
  */
 
+/**
+ * The providers this deployment can take webhooks from (intake's
+ * /providers/{provider}/… routes): the name a provider gives itself.
+ */
+export const PROVIDER_NAMES = ['simulation'] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
 /** What became of an SMS. `undeliverable`: the number cannot receive SMS at all. */
 export type SmsStatus = SimulatedSmsOutcome;
 /** What became of a call. `undeliverable`: the number cannot be called at all. */

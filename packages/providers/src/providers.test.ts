@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { ActivityRecorder } from '@leadhook/activities';
-import { createAccount, createPrisma, newId, type PrismaClient } from '@leadhook/db';
+import {
+  createAccount,
+  createPool,
+  createPrisma,
+  newId,
+  type Pool,
+  type PrismaClient,
+} from '@leadhook/db';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
@@ -12,8 +18,8 @@ const logger = createLogger({ service: 'test', level: 'silent' });
 
 let db: TestDatabase;
 let prisma: PrismaClient;
+let pool: Pool;
 let queues: QueueSet;
-let recorder: ActivityRecorder;
 let accountId: string;
 let playbookId: string;
 let sourceId: string;
@@ -22,8 +28,8 @@ const prefix = `prov${randomBytes(4).toString('hex')}`;
 beforeAll(async () => {
   db = await createTestDatabase();
   prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
+  pool = createPool({ databaseUrl: db.url, max: 2 });
   queues = new QueueSet({ redisUrl: REDIS_URL, prefix });
-  recorder = new ActivityRecorder({ prisma, queues, logger });
   accountId = (await createAccount(prisma, 'A')).account_id;
   playbookId = newId('playbook');
   sourceId = newId('source');
@@ -44,6 +50,7 @@ afterAll(async () => {
   await queues.get('activity').obliterate({ force: true });
   await queues.close();
   await prisma.$disconnect();
+  await pool.end();
   await db.drop();
 });
 
@@ -102,6 +109,22 @@ describe('the simulation provider', () => {
     });
   });
 
+  it('writes through a plain pg pool when given one, with the same idempotency', async () => {
+    const { leadId, phone } = await lead();
+    const provider = new SimulationProvider({ prisma, pool, call: 'answered' });
+    const request = { to: phone, script: 'Hello', idempotencyKey: `p-${leadId}`, ref: { leadId } };
+    const [first, second] = await Promise.all([
+      provider.placeCall(request),
+      provider.placeCall(request),
+    ]);
+    expect(first.status).toBe('answered');
+    expect(second).toEqual(first);
+    expect(await provider.placeCall(request)).toEqual(first);
+    const rows = await prisma.providerMessage.findMany({ where: { leadId } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ channel: 'call', body: 'Hello', status: 'answered' });
+  });
+
   it.each(['answered', 'voicemail', 'failed', 'undeliverable'] as const)(
     'answers a call with %s',
     async (outcome) => {
@@ -135,15 +158,53 @@ describe('the simulation provider', () => {
 });
 
 describe('inbound messages and status callbacks', () => {
+  const hooks = () => ({ pool, queues, logger });
+
+  it("records a carrier's message once however often the carrier delivers it", async () => {
+    const { leadId, phone } = await lead();
+    const message = {
+      phone,
+      body: 'yes please',
+      carrier: { provider: 'sim', messageId: `m-${leadId}` },
+    };
+    const results = await Promise.all([
+      receiveInbound(hooks(), message),
+      receiveInbound(hooks(), message),
+      receiveInbound(hooks(), message),
+    ]);
+    expect(results.filter((r) => r.kind === 'recorded')).toHaveLength(1);
+    expect(results.filter((r) => r.kind === 'duplicate')).toHaveLength(2);
+    expect(await labels(leadId)).toEqual(['message_received']);
+    const row = await prisma.activity.findFirstOrThrow({ where: { leadId } });
+    expect(row.data).toEqual({
+      body: 'yes please',
+      provider: 'sim',
+      provider_message_id: `m-${leadId}`,
+    });
+    // Another message of the same carrier is another reply.
+    expect(
+      await receiveInbound(hooks(), { ...message, carrier: { provider: 'sim', messageId: 'm2' } }),
+    ).toMatchObject({ kind: 'recorded', leadId });
+  });
+
+  it('keeps nothing for a message to a lead that does not exist', async () => {
+    expect(
+      await receiveInbound(hooks(), {
+        leadId: newId('lead'),
+        body: 'x',
+        carrier: { provider: 'sim', messageId: 'ghost' },
+      }),
+    ).toEqual({ kind: 'lead_not_found' });
+    expect(await prisma.providerInbound.count({ where: { messageId: 'ghost' } })).toBe(0);
+  });
+
   it('records a reply found by phone as message_received; STOP ends in opted_out', async () => {
     const { leadId, phone } = await lead();
-    expect(
-      await receiveInbound({ prisma, recorder }, { phone, body: 'who is this?' }),
-    ).toMatchObject({
+    expect(await receiveInbound(hooks(), { phone, body: 'who is this?' })).toMatchObject({
       kind: 'recorded',
       leadId,
     });
-    expect(await receiveInbound({ prisma, recorder }, { leadId, body: 'STOP' })).toMatchObject({
+    expect(await receiveInbound(hooks(), { leadId, body: 'STOP' })).toMatchObject({
       kind: 'recorded',
     });
     expect(await labels(leadId)).toEqual([
@@ -160,9 +221,7 @@ describe('inbound messages and status callbacks', () => {
   });
 
   it('answers lead_not_found for an unknown phone', async () => {
-    expect(
-      await receiveInbound({ prisma, recorder }, { phone: '+14155550000', body: 'x' }),
-    ).toEqual({
+    expect(await receiveInbound(hooks(), { phone: '+14155550000', body: 'x' })).toEqual({
       kind: 'lead_not_found',
     });
   });
@@ -176,7 +235,7 @@ describe('inbound messages and status callbacks', () => {
       idempotencyKey: `s-${leadId}`,
       ref: { leadId, step: 2 },
     });
-    const deps = { prisma, queues, logger };
+    const deps = hooks();
     const callback = { providerMessageId: sent.providerMessageId, status: 'failed' };
     expect((await receiveStatusCallback(deps, callback)).kind).toBe('recorded');
     expect(await receiveStatusCallback(deps, callback)).toEqual({ kind: 'unchanged' });

@@ -1,4 +1,4 @@
-import { newId, type PrismaClient } from '@leadhook/db';
+import { newId, type Pool, type PrismaClient } from '@leadhook/db';
 import {
   type CallResult,
   type CallStatus,
@@ -7,6 +7,7 @@ import {
   type MessageRef,
   type MessagingProvider,
   type PlaceCallRequest,
+  type ProviderName,
   type SendSmsRequest,
   type SmsResult,
   type SmsStatus,
@@ -14,6 +15,11 @@ import {
 
 export interface SimulationProviderOptions {
   prisma: PrismaClient;
+  /**
+   * When given, the records are written through this plain pg pool instead of
+   * Prisma (the playbook worker's hot path: one statement per send).
+   */
+  pool?: Pool;
   /** What every SMS becomes, or a function of the request (tests). Default delivered. */
   sms?: SmsStatus | ((request: SendSmsRequest) => SmsStatus);
   /** What every call becomes, or a function of the request. Default voicemail. */
@@ -33,7 +39,7 @@ interface StoredMessage {
  * would.
  */
 export class SimulationProvider implements MessagingProvider {
-  readonly name = 'simulation';
+  readonly name: ProviderName = 'simulation';
 
   constructor(private readonly options: SimulationProviderOptions) {}
 
@@ -61,19 +67,45 @@ export class SimulationProvider implements MessagingProvider {
     status: string,
     request: { idempotencyKey: string; ref: MessageRef },
   ): Promise<StoredMessage> {
-    const { prisma } = this.options;
+    const { prisma, pool } = this.options;
     const { leadId, enrollmentId = null, step = null } = request.ref;
-    const [inserted] = await prisma.$queryRaw<StoredMessage[]>`
-      INSERT INTO provider_messages
-             (id, lead_id, enrollment_id, step, channel, "to", body, status, idempotency_key)
-      VALUES (${newId('providerMessage')}, ${leadId}, ${enrollmentId}, ${step}, ${channel},
-              ${to}, ${body}, ${status}, ${request.idempotencyKey})
-      ON CONFLICT (idempotency_key) DO NOTHING
-      RETURNING id, status`;
-    if (inserted) return inserted;
-    return prisma.providerMessage.findUniqueOrThrow({
-      where: { idempotencyKey: request.idempotencyKey },
-      select: { id: true, status: true },
-    });
+    const values = [
+      newId('providerMessage'),
+      leadId,
+      enrollmentId,
+      step,
+      channel,
+      to,
+      body,
+      status,
+      request.idempotencyKey,
+    ];
+    // The same idempotency key again answers the first record: the insert returns
+    // nothing then, and the lookup finds the committed row. (A rival insert still
+    // uncommitted when this statement began is outside its snapshot: looked up
+    // again below.)
+    const text = `
+      WITH inserted AS (
+        INSERT INTO provider_messages
+               (id, lead_id, enrollment_id, step, channel, "to", body, status, idempotency_key)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        ON CONFLICT (idempotency_key) DO NOTHING
+        RETURNING id, status)
+      SELECT id, status FROM inserted
+      UNION ALL
+      SELECT id, status FROM provider_messages
+       WHERE idempotency_key = $9 AND NOT EXISTS (SELECT 1 FROM inserted)`;
+    const query = async (sql: string, params: unknown[]) =>
+      pool
+        ? (await pool.query<StoredMessage>(sql, params)).rows
+        : await prisma.$queryRawUnsafe<StoredMessage[]>(sql, ...params);
+    const [stored] = await query(text, values);
+    if (stored) return stored;
+    const [again] = await query(
+      'SELECT id, status FROM provider_messages WHERE idempotency_key = $1',
+      [request.idempotencyKey],
+    );
+    if (!again) throw new Error('provider message neither inserted nor found');
+    return again;
   }
 }

@@ -18,6 +18,7 @@ import { leadCounter } from './intake.metrics.js';
 import { errorBody } from './intake.responses.js';
 import { intakeRoutes, sendNotFound } from './intake.routes.js';
 import { IntakeService } from './intake.service.js';
+import { providerHookRoutes } from './provider-hooks.routes.js';
 import { createSourceRateLimiter } from './rate-limit.js';
 
 export interface IntakeOptions {
@@ -35,6 +36,8 @@ export interface IntakeOptions {
   trustProxy: boolean | number;
   /** Prefix of the limiter's Redis keys (QUEUE_PREFIX): deployments sharing a Redis keep their own counts. */
   redisKeyPrefix?: string;
+  /** PROVIDER_WEBHOOK_SECRET: serves the provider's signed hooks; null or absent: off (404). */
+  providerWebhookSecret?: string | null;
 }
 
 export interface IntakeDeps {
@@ -99,6 +102,15 @@ export function createApp(deps: IntakeDeps): Express {
   app.use(
     intakeRoutes({ service, maxBodyBytes: options.maxBodyBytes, leads: leadCounter(metrics) }),
   );
+  if (options.providerWebhookSecret) {
+    app.use(
+      providerHookRoutes({
+        ...deps,
+        secret: options.providerWebhookSecret,
+        maxBodyBytes: options.maxBodyBytes,
+      }),
+    );
+  }
   app.use((_req, res) => sendNotFound(res));
   app.use(errorHandler(deps));
   return app;

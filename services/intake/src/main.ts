@@ -40,6 +40,7 @@ const app = createApp({
     duplicateWindowDays: config.duplicateWindowDays,
     trustProxy: config.trustProxy,
     redisKeyPrefix: config.queuePrefix,
+    providerWebhookSecret: config.providerWebhookSecret,
   },
   health: healthRoutes({
     checks: { postgres: () => pool.query('SELECT 1') },

@@ -1,8 +1,13 @@
-import { announce, type RecordedActivity, recordActivityInTx } from '@leadhook/activities';
+import {
+  activityIds,
+  announce,
+  catalogNote,
+  type RecordedRow,
+  recordedActivities,
+} from '@leadhook/activities';
 import { newId } from '@leadhook/db';
 import type { PlaybookDeps } from './playbook.deps.js';
-import { STEP_TX_OPTIONS, scheduleStep } from './playbook.deps.js';
-import { parseSteps } from './steps.js';
+import { scheduleStep } from './playbook.deps.js';
 
 export type EnrollResult =
   | { kind: 'enrolled'; enrollmentId: string; firstStepAt: Date | null }
@@ -10,72 +15,54 @@ export type EnrollResult =
   | { kind: 'not_enrollable'; reason: 'outcome' | 'opted_out' }
   | { kind: 'lead_not_found' };
 
-interface LockedLead {
-  id: string;
-  playbook_id: string;
-  outcome: string | null;
-  opted_out: boolean;
+interface EnrollRow extends RecordedRow {
+  r_kind:
+    | 'enrolled'
+    | 'already_enrolled'
+    | 'not_enrollable_outcome'
+    | 'not_enrollable_opted_out'
+    | 'lead_not_found';
+  r_enrollment_id: string | null;
+  r_first_step_at: Date | null;
 }
 
 /**
- * Enrolls an accepted lead in its playbook (CONTRACT §4). In ONE transaction: the
- * enrollment row, the `started` activity, and the closing of the lead's open
+ * Enrolls an accepted lead in its playbook (CONTRACT §4). In ONE transaction (one
+ * statement: the SQL function playbook_enroll): the enrollment row, the `started`
+ * activity through the activity path, and the closing of the lead's open
  * `enrollment` outbox rows (the consumer closes the row once the effect exists,
  * DESIGN.md). Safe to run twice: a lead already enrolled (Enrollment.lead_id is
  * unique, and the lead's row lock serialises two workers) only gets its rows
  * closed. A lead with an outcome or opted out is not enrolled.
  */
 export async function enrollLead(deps: PlaybookDeps, leadId: string): Promise<EnrollResult> {
-  const now = deps.now();
-  const { result, activities } = await deps.prisma.$transaction(async (tx) => {
-    const done = (r: EnrollResult, a: RecordedActivity[] = []) => ({ result: r, activities: a });
-    await tx.$executeRaw`
-      UPDATE outbox SET done_at = now()
-       WHERE topic = 'enrollment' AND payload->>'lead_id' = ${leadId} AND done_at IS NULL`;
-    const [lead] = await tx.$queryRaw<LockedLead[]>`
-      SELECT id, playbook_id, outcome, opted_out FROM leads WHERE id = ${leadId} FOR UPDATE`;
-    if (!lead) return done({ kind: 'lead_not_found' });
-    const existing = await tx.enrollment.findUnique({
-      where: { leadId },
-      select: { id: true },
-    });
-    if (existing) return done({ kind: 'already_enrolled', enrollmentId: existing.id });
-    if (lead.outcome !== null) return done({ kind: 'not_enrollable', reason: 'outcome' });
-    if (lead.opted_out) return done({ kind: 'not_enrollable', reason: 'opted_out' });
-
-    const playbook = await tx.playbook.findUniqueOrThrow({
-      where: { id: lead.playbook_id },
-      select: { steps: true },
-    });
-    const steps = parseSteps(playbook.steps);
-    const first = steps[0];
-    // Enrollment starts the steps at once: the first one is due after its own delay.
-    const firstStepAt = first ? new Date(now.getTime() + first.delay_seconds * 1000) : null;
-    const enrollmentId = newId('enrollment');
-    await tx.enrollment.create({
-      data: {
-        id: enrollmentId,
-        leadId,
-        playbookId: lead.playbook_id,
-        status: 'active',
-        currentStep: 0,
-        nextRunAt: firstStepAt,
-      },
-    });
-    const started = await recordActivityInTx(tx, {
+  const { rows } = await deps.pool.query<EnrollRow>(
+    'SELECT * FROM playbook_enroll($1, $2, $3, $4, $5::text[])',
+    [
       leadId,
-      type: 'event',
-      label: 'started',
-      enrollmentId,
-      data: { steps: steps.length },
-    });
-    if (started.kind !== 'recorded') throw new Error(`started not recorded: ${started.kind}`);
-    return done({ kind: 'enrolled', enrollmentId, firstStepAt }, started.activities);
-  }, STEP_TX_OPTIONS);
-
-  announce(deps.queues, deps.logger, activities);
-  if (result.kind === 'enrolled' && result.firstStepAt) {
-    scheduleStep(deps, result.enrollmentId, 0, result.firstStepAt);
+      newId('enrollment'),
+      deps.now(),
+      catalogNote('event', 'started'),
+      // An event that is not a reply: the activity path writes it alone.
+      activityIds(1),
+    ],
+  );
+  const first = rows[0];
+  if (!first) throw new Error('playbook_enroll returned no row');
+  switch (first.r_kind) {
+    case 'lead_not_found':
+      return { kind: 'lead_not_found' };
+    case 'not_enrollable_outcome':
+      return { kind: 'not_enrollable', reason: 'outcome' };
+    case 'not_enrollable_opted_out':
+      return { kind: 'not_enrollable', reason: 'opted_out' };
+    case 'already_enrolled':
+      return { kind: 'already_enrolled', enrollmentId: String(first.r_enrollment_id) };
+    case 'enrolled': {
+      const enrollmentId = String(first.r_enrollment_id);
+      announce(deps.queues, deps.logger, recordedActivities(leadId, rows));
+      if (first.r_first_step_at) scheduleStep(deps, enrollmentId, 0, first.r_first_step_at);
+      return { kind: 'enrolled', enrollmentId, firstStepAt: first.r_first_step_at };
+    }
   }
-  return result;
 }

@@ -1,11 +1,12 @@
 import { ActivityRecorder } from '@leadhook/activities';
-import { createPrisma, type PrismaClient } from '@leadhook/db';
+import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
 import { type MessagingProvider, SimulationProvider } from '@leadhook/providers';
 import { createWorkerRedis } from '@leadhook/queue';
 import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
 import { DelayedError, type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
+import { type AdmissionOptions, StepBacklogGate } from './admission.js';
 import { enrollLead } from './enrollment.job.js';
 import type { PlaybookDeps } from './playbook.deps.js';
 import { reconcileOnce } from './reconciler.js';
@@ -18,8 +19,10 @@ export interface PlaybookComponentOptions {
   provider?: (prisma: PrismaClient) => MessagingProvider;
   /** How often the reconciler looks for due plays (ms). Default 5000. */
   reconcileIntervalMs?: number;
-  /** Jobs each BullMQ worker runs at once. Default 5. */
+  /** Step jobs run at once. Default 5. */
   concurrency?: number;
+  /** Admission control: enrollments wait while steps are late (admission.ts). */
+  admission?: AdmissionOptions;
   /** Called once the component has started (tests reach the deps through it). */
   onStarted?: (handle: PlaybookHandle) => void;
 }
@@ -39,6 +42,8 @@ export interface PlaybookHandle {
  */
 export function playbookComponent(options: PlaybookComponentOptions = {}): WorkerComponent {
   let prisma: PrismaClient | undefined;
+  let pool: Pool | undefined;
+  let stopping = new AbortController();
   let workers: Worker[] = [];
   const clients: Redis[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -52,13 +57,18 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
     async start(ctx: WorkerContext) {
       const { config, logger, metrics, queues } = ctx;
       closeTimeoutMs = config.shutdownTimeoutMs;
-      prisma = createPrisma({ databaseUrl: config.databaseUrl });
+      // Prisma serves the reconciler and the recorder (tests); the hot path has
+      // its own pg pool, so few connections are kept here.
+      prisma = createPrisma({ databaseUrl: config.databaseUrl, poolMax: 3 });
       const db = prisma;
       // Connect now: a client still initialising when stop() disconnects it keeps
       // the process alive.
       await db.$connect();
+      pool = createPool({ databaseUrl: config.databaseUrl });
+      stopping = new AbortController();
       const deps: PlaybookDeps = {
         prisma: db,
+        pool,
         queues,
         logger,
         contactHours: config.contactHours,
@@ -67,6 +77,7 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
           options.provider?.(db) ??
           new SimulationProvider({
             prisma: db,
+            pool,
             sms: config.providerSimulationSmsOutcome,
             call: config.providerSimulationCallOutcome,
           }),
@@ -81,6 +92,15 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
         name: 'leadhook_playbook_step_lag_seconds',
         help: 'Time from a step being due to it running',
         buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+        registers: [metrics.registry],
+      });
+      const gate = new StepBacklogGate(pool, deps.now, options.admission, (err) =>
+        logger.warn({ err }, 'admission check failed; enrolling without it'),
+      );
+      const held = new Histogram({
+        name: 'leadhook_playbook_enrollment_held_seconds',
+        help: 'Time an enrollment waited for the due steps to drain (admission control)',
+        buckets: [0, 0.05, 0.25, 1, 5, 15, 60, 300],
         registers: [metrics.registry],
       });
       const enrollments = new Counter({
@@ -107,6 +127,8 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
           'enrollment',
           async (job) => {
             const started = Date.now();
+            const heldMs = await gate.waitForRoom(stopping.signal);
+            held.observe(heldMs / 1000);
             const result = await enrollLead(deps, job.data.lead_id);
             enrollments.inc({ result: result.kind });
             logger.info(
@@ -116,14 +138,15 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
                   ? { enrollment_id: result.enrollmentId }
                   : {}),
                 result: result.kind,
+                held_ms: heldMs,
                 duration_ms: Date.now() - started,
               },
               'enrollment job',
             );
           },
-          // Due steps come before new leads: one enrollment at a time, so a burst
-          // of accepted leads cannot crowd out the steps already due (their lag is
-          // what the contact promise is measured by; bench/playbook).
+          // Due steps come before new leads: one enrollment at a time, each held
+          // by the admission gate while steps are late, so a burst of accepted
+          // leads queues here instead of making every play late (bench/playbook).
           { ...common, concurrency: 1, connection: connect() },
         );
 
@@ -207,6 +230,7 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
     },
     async stop() {
       stopped = true;
+      stopping.abort();
       clearTimeout(timer);
       await round;
       cancelPending?.();
@@ -226,6 +250,8 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
       for (const client of clients.splice(0)) client.disconnect();
       await prisma?.$disconnect();
       prisma = undefined;
+      await pool?.end();
+      pool = undefined;
     },
   };
 }

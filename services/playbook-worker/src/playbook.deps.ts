@@ -1,5 +1,5 @@
 import type { ContactHours } from '@leadhook/config';
-import type { PrismaClient } from '@leadhook/db';
+import type { Pool, PrismaClient } from '@leadhook/db';
 import type { Logger } from '@leadhook/observability';
 import type { MessagingProvider } from '@leadhook/providers';
 import type { QueueSet } from '@leadhook/queue';
@@ -7,6 +7,11 @@ import type { QueueSet } from '@leadhook/queue';
 /** What the enrollment and step jobs and the reconciler work with. */
 export interface PlaybookDeps {
   prisma: PrismaClient;
+  /**
+   * Plain pg connections for the hot path (enrollment and steps call one SQL
+   * function per transition; Prisma's per-statement cost was most of the CPU).
+   */
+  pool: Pool;
   queues: QueueSet;
   logger: Logger;
   provider: MessagingProvider;
@@ -21,9 +26,6 @@ export interface PlaybookDeps {
  * clock, the row was written on this process's clock.
  */
 export const DUE_TOLERANCE_MS = 250;
-
-/** An interactive transaction may hold a provider call: give it room. */
-export const STEP_TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
 
 /** Enqueues a step's job for its due time; a failure is left to the reconciler. */
 export function scheduleStep(

@@ -114,10 +114,7 @@ describe('a lead from enrollment to its outcome', () => {
     await runtime.queues.enqueue('enrollment', { lead_id: leadId });
     await waitFor(async () => (await h.labels(leadId)).includes('message_delivered'));
 
-    const inbound = await receiveInbound(
-      { prisma: h.prisma, recorder: handle.recorder },
-      { phone, body: '  Stop ' },
-    );
+    const inbound = await receiveInbound(handle.deps, { phone, body: '  Stop ' });
     expect(inbound).toMatchObject({ kind: 'recorded', leadId });
 
     const enrollment = await h.prisma.enrollment.findUniqueOrThrow({ where: { leadId } });

@@ -1,19 +1,15 @@
 import {
+  activityIds,
   announce,
-  type NewActivity,
-  type RecordedActivity,
-  recordActivityInTx,
-  type Tx,
+  catalogNote,
+  inTransaction,
+  type RecordedRow,
+  recordedActivities,
 } from '@leadhook/activities';
 import { checkContactWindow } from '@leadhook/contact-window';
 import type { PlaybookStep } from '@leadhook/contracts';
 import { statusActivity } from '@leadhook/providers';
-import {
-  DUE_TOLERANCE_MS,
-  type PlaybookDeps,
-  STEP_TX_OPTIONS,
-  scheduleStep,
-} from './playbook.deps.js';
+import { DUE_TOLERANCE_MS, type PlaybookDeps, scheduleStep } from './playbook.deps.js';
 import { parseSteps } from './steps.js';
 import { renderTemplate } from './template.js';
 
@@ -40,156 +36,176 @@ export type StepResult =
 
 const DAY_MS = 86_400_000;
 
-interface LockedLead {
-  id: string;
+/** The play, its playbook, its lead and the lead's recent attempts: one read. */
+interface PlayRow {
+  lead_id: string;
+  status: string;
+  current_step: number;
+  next_run_at: Date | null;
+  steps: unknown;
   phone: string;
   fields: unknown;
   external_id: string | null;
+  recent: Date[];
+}
+
+const READ_PLAY = `
+  SELECT e.lead_id, e.status, e.current_step, e.next_run_at, p.steps, l.phone, l.fields, l.external_id,
+         ARRAY(SELECT m.created_at FROM provider_messages m
+                WHERE m.lead_id = e.lead_id AND m.created_at > $2 AND m.created_at <= $3) AS recent
+    FROM enrollments e
+    JOIN playbooks p ON p.id = e.playbook_id
+    JOIN leads l ON l.id = e.lead_id
+   WHERE e.id = $1`;
+
+/** An activity a step asks the activity path to record. */
+interface StepActivity {
+  type: 'event' | 'outcome';
+  label: string;
+  note: string;
+  data: Record<string, unknown>;
+}
+
+interface StepRecordRow extends RecordedRow {
+  r_status: string | null;
 }
 
 /**
  * Runs one step of a play (CONTRACT §4). The enrollment row is the truth: the job
  * only says "look now", so it returns early unless the play is active, at this
- * step, and due. A step never runs twice for one lead: it is claimed by a
- * conditional UPDATE (current_step = the job's step) in the transaction that
- * records its activities, after the lead's row lock, so a second worker holding
- * the same job waits for the first and then finds the step taken.
+ * step, and due. A step never runs twice for one lead: it is claimed
+ * (playbook_step_claim: the lead's row lock, then a conditional UPDATE
+ * current_step = the job's step) in the transaction that records its activities,
+ * so a second worker holding the same job waits for the first and then finds the
+ * step taken.
  *
- * The provider is called inside that transaction, before any activity is
- * recorded: a crash after the send rolls the claim back, and the retried step
- * sends with the same idempotency key, which the provider answers with the first
- * message instead of texting the lead again.
+ * The provider is called inside that transaction, after the claim and before any
+ * activity is recorded: a crash after the send rolls the claim back, and the
+ * retried step sends with the same idempotency key, which the provider answers
+ * with the first message instead of texting the lead again.
+ *
+ * PostgreSQL work per step: one read, then BEGIN, the claim, the recording
+ * (playbook_step_record: the activities through the activity path, the play's
+ * end) and COMMIT, on a plain pg connection (bench/playbook: Prisma's ~25
+ * statements per step were most of the worker's CPU).
  */
 export async function runStep(deps: PlaybookDeps, payload: StepPayload): Promise<StepResult> {
-  const { prisma } = deps;
+  const { pool } = deps;
   const now = deps.now();
-  const enrollment = await prisma.enrollment.findUnique({
-    where: { id: payload.enrollment_id },
-    select: {
-      id: true,
-      leadId: true,
-      status: true,
-      currentStep: true,
-      nextRunAt: true,
-      playbook: { select: { steps: true } },
-      lead: { select: { phone: true, fields: true } },
-    },
-  });
-  if (!enrollment) return { kind: 'skipped', reason: 'not_found' };
-  if (enrollment.status !== 'active') return { kind: 'skipped', reason: 'not_active' };
-  if (enrollment.currentStep !== payload.step || enrollment.nextRunAt === null) {
+  const { rows } = await pool.query<PlayRow>(READ_PLAY, [
+    payload.enrollment_id,
+    new Date(now.getTime() - DAY_MS),
+    now,
+  ]);
+  const play = rows[0];
+  if (!play) return { kind: 'skipped', reason: 'not_found' };
+  if (play.status !== 'active') return { kind: 'skipped', reason: 'not_active' };
+  if (play.current_step !== payload.step || play.next_run_at === null) {
     return { kind: 'skipped', reason: 'other_step' };
   }
-  const dueAt = enrollment.nextRunAt;
+  const dueAt = play.next_run_at;
   if (dueAt.getTime() > now.getTime() + DUE_TOLERANCE_MS) return { kind: 'not_due', dueAt };
 
-  const steps = parseSteps(enrollment.playbook.steps);
+  const steps = parseSteps(play.steps);
   const step = steps[payload.step];
   if (step) {
     const window = checkContactWindow({
-      phone: enrollment.lead.phone,
-      state: stringField(enrollment.lead.fields, 'current_residence_state'),
-      zip: stringField(enrollment.lead.fields, 'current_residence_zip'),
+      phone: play.phone,
+      state: stringField(play.fields, 'current_residence_state'),
+      zip: stringField(play.fields, 'current_residence_zip'),
       contactHours: deps.contactHours,
       now,
-      recentAttempts: await recentAttempts(deps, enrollment.leadId, now),
+      recentAttempts: play.recent,
     });
-    if (!window.allowed) return defer(deps, enrollment.id, enrollment.leadId, payload.step, window);
+    if (!window.allowed) return defer(deps, payload, play.lead_id, window);
   }
 
   const nextDef = steps[payload.step + 1];
   const nextAt = nextDef ? new Date(now.getTime() + nextDef.delay_seconds * 1000) : null;
+  const last = nextAt
+    ? null
+    : {
+        steps: steps.length,
+        completed_note: catalogNote('event', 'completed'),
+        unreachable_note: catalogNote('outcome', 'unreachable'),
+      };
 
-  const outcome = await prisma.$transaction(async (tx) => {
-    const [lead] = await tx.$queryRaw<LockedLead[]>`
-      SELECT id, phone, fields, external_id FROM leads
-       WHERE id = ${enrollment.leadId} FOR NO KEY UPDATE`;
-    // FOR NO KEY UPDATE, not FOR UPDATE: it serialises with the activity path
-    // (which takes FOR UPDATE, e.g. a STOP reply) yet lets the provider's insert
-    // into provider_messages (another connection) take its foreign-key lock.
-    if (!lead) return null;
-    const claimed = await tx.$executeRaw`
-      UPDATE enrollments
-         SET current_step = current_step + 1, next_run_at = ${nextAt}, updated_at = now()
-       WHERE id = ${enrollment.id} AND current_step = ${payload.step} AND status = 'active'
-         AND next_run_at <= ${new Date(now.getTime() + DUE_TOLERANCE_MS)}`;
-    if (claimed !== 1) return null;
-
-    const activities: RecordedActivity[] = [];
-    const record = async (input: Omit<NewActivity, 'leadId' | 'enrollmentId'>) => {
-      const result = await recordActivityInTx(tx, {
-        ...input,
-        leadId: lead.id,
-        enrollmentId: enrollment.id,
-      });
-      if (result.kind === 'recorded') activities.push(...result.activities);
-    };
-    const status = step
-      ? await sendStep(deps, tx, {
+  // Not claimed (another worker ran the step): the transaction changed nothing.
+  const outcome = await inTransaction(pool, async (client) => {
+    const claim = await client.query<{ r_lead_id: string; r_sms_sent: boolean }>(
+      'SELECT * FROM playbook_step_claim($1, $2, $3, $4)',
+      [payload.enrollment_id, payload.step, nextAt, new Date(now.getTime() + DUE_TOLERANCE_MS)],
+    );
+    const claimed = claim.rows[0];
+    if (!claimed) return null;
+    const sent = step
+      ? await sendStep(deps, {
           step,
           index: payload.step,
-          lead,
-          enrollmentId: enrollment.id,
-          record,
+          play,
+          enrollmentId: payload.enrollment_id,
+          smsSentBefore: claimed.r_sms_sent,
         })
-      : 'none';
-
-    const after = await tx.enrollment.findUniqueOrThrow({
-      where: { id: enrollment.id },
-      select: { status: true },
-    });
-    let next: Extract<StepResult, { kind: 'ran' }>['next'];
-    if (after.status !== 'active') {
-      next = 'stopped';
-    } else if (nextAt) {
-      next = { step: payload.step + 1, at: nextAt };
-    } else {
-      // The last step ran. Status first: the activity path adds `stopped` before an
-      // outcome only for an active play, and this play ended, it was not stopped.
-      await tx.enrollment.update({
-        where: { id: enrollment.id },
-        data: { status: 'completed', nextRunAt: null },
-      });
-      await record({ type: 'event', label: 'completed', data: { steps: steps.length } });
-      if (!(await leadResponded(tx, lead.id))) {
-        await record({ type: 'outcome', label: 'unreachable' });
-      }
-      next = 'completed';
-    }
-    return { status, next, activities };
-  }, STEP_TX_OPTIONS);
+      : { status: 'none', activities: [] };
+    const recorded = await client.query<StepRecordRow>(
+      'SELECT * FROM playbook_step_record($1, $2, $3::jsonb, $4::jsonb, $5::text[])',
+      [
+        payload.enrollment_id,
+        play.lead_id,
+        JSON.stringify(sent.activities),
+        last === null ? null : JSON.stringify(last),
+        // Each step activity may bring a `stopped` (an outcome such as
+        // undeliverable), then `completed` and `unreachable`.
+        activityIds(2 * sent.activities.length + 2),
+      ],
+    );
+    return { status: sent.status, rows: recorded.rows };
+  });
 
   if (!outcome) return { kind: 'skipped', reason: 'claimed_elsewhere' };
-  announce(deps.queues, deps.logger, outcome.activities);
-  if (typeof outcome.next === 'object') {
-    scheduleStep(deps, enrollment.id, outcome.next.step, outcome.next.at);
+  announce(deps.queues, deps.logger, recordedActivities(play.lead_id, outcome.rows));
+  const status = outcome.rows.find((row) => row.r_id === null)?.r_status;
+  let next: Extract<StepResult, { kind: 'ran' }>['next'];
+  if (status === 'active' && nextAt) {
+    next = { step: payload.step + 1, at: nextAt };
+    scheduleStep(deps, payload.enrollment_id, next.step, next.at);
+  } else {
+    next = status === 'completed' ? 'completed' : 'stopped';
   }
   return {
     kind: 'ran',
     type: step?.type ?? 'none',
     status: outcome.status,
     lagSeconds: Math.max(0, (now.getTime() - dueAt.getTime()) / 1000),
-    leadId: enrollment.leadId,
-    next: outcome.next,
+    leadId: play.lead_id,
+    next,
   };
 }
 
 interface SendContext {
   step: PlaybookStep;
   index: number;
-  lead: LockedLead;
+  play: PlayRow;
   enrollmentId: string;
-  record: (input: Omit<NewActivity, 'leadId' | 'enrollmentId'>) => Promise<void>;
+  /** The play already recorded first_message_sent. */
+  smsSentBefore: boolean;
 }
 
-/** Sends the step through the provider and records what it became. */
-async function sendStep(deps: PlaybookDeps, tx: Tx, ctx: SendContext): Promise<string> {
-  const { step, index, lead, enrollmentId, record } = ctx;
-  const template = { fields: lead.fields, externalId: lead.external_id };
+/** Sends the step through the provider; answers what it became and its activities. */
+async function sendStep(
+  deps: PlaybookDeps,
+  ctx: SendContext,
+): Promise<{ status: string; activities: StepActivity[] }> {
+  const { step, index, play, enrollmentId } = ctx;
+  const template = { fields: play.fields, externalId: play.external_id };
   const request = {
-    to: lead.phone,
+    to: play.phone,
     idempotencyKey: `step-${enrollmentId}-${index}`,
-    ref: { leadId: lead.id, enrollmentId, step: index },
+    ref: { leadId: play.lead_id, enrollmentId, step: index },
+  };
+  const activities: StepActivity[] = [];
+  const add = (type: 'event' | 'outcome', label: string, data: Record<string, unknown>) => {
+    activities.push({ type, label, note: catalogNote(type, label), data });
   };
   if (step.type === 'sms') {
     const sent = await deps.provider.sendSms({
@@ -198,19 +214,11 @@ async function sendStep(deps: PlaybookDeps, tx: Tx, ctx: SendContext): Promise<s
     });
     const data = { step: index, provider_message_id: sent.providerMessageId };
     if (sent.status !== 'undeliverable') {
-      const earlier = await tx.activity.count({
-        where: { enrollmentId, activityLabel: 'first_message_sent' },
-      });
-      await record({
-        type: 'event',
-        label: earlier === 0 ? 'first_message_sent' : 'message_sent',
-        data,
-      });
+      add('event', ctx.smsSentBefore ? 'message_sent' : 'first_message_sent', data);
     }
     const then = statusActivity({ channel: 'sms', status: sent.status });
-    if (then)
-      await record({ type: then.type, label: then.label, data: { ...data, channel: 'sms' } });
-    return sent.status;
+    if (then) add(then.type, then.label, { ...data, channel: 'sms' });
+    return { status: sent.status, activities };
   }
   const placed = await deps.provider.placeCall({
     ...request,
@@ -218,69 +226,41 @@ async function sendStep(deps: PlaybookDeps, tx: Tx, ctx: SendContext): Promise<s
   });
   const data = { step: index, provider_message_id: placed.providerMessageId };
   if (placed.status !== 'undeliverable') {
-    await record({
-      type: 'event',
-      label: 'call_attempted',
-      data: { ...data, status: placed.status },
-    });
+    add('event', 'call_attempted', { ...data, status: placed.status });
   }
   const then = statusActivity({ channel: 'call', status: placed.status });
-  if (then)
-    await record({ type: then.type, label: then.label, data: { ...data, channel: 'call' } });
-  return placed.status;
+  if (then) add(then.type, then.label, { ...data, channel: 'call' });
+  return { status: placed.status, activities };
 }
 
 /**
- * Outside the contact window: the step waits for it to open. next_run_at moves to
- * `until` and contact_deferred is recorded only when it actually moves, so a job
- * delivered twice or a reconciler round records one deferral, not one per look.
+ * Outside the contact window: the step waits for it to open (playbook_step_defer:
+ * next_run_at moves to `until`, and contact_deferred is recorded only when it
+ * actually moves, so a job delivered twice or a reconciler round records one
+ * deferral, not one per look).
  */
 async function defer(
   deps: PlaybookDeps,
-  enrollmentId: string,
+  payload: StepPayload,
   leadId: string,
-  step: number,
   window: { until: Date; reason: string },
 ): Promise<StepResult> {
   const { until, reason } = window;
-  const activities = await deps.prisma.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM leads WHERE id = ${leadId} FOR NO KEY UPDATE`;
-    const moved = await tx.$executeRaw`
-      UPDATE enrollments SET next_run_at = ${until}, updated_at = now()
-       WHERE id = ${enrollmentId} AND current_step = ${step} AND status = 'active'
-         AND next_run_at IS DISTINCT FROM ${until}`;
-    if (moved !== 1) return null;
-    const result = await recordActivityInTx(tx, {
-      leadId,
-      type: 'event',
-      label: 'contact_deferred',
-      enrollmentId,
-      data: { step, until: until.toISOString(), reason },
-    });
-    return result.kind === 'recorded' ? result.activities : [];
-  }, STEP_TX_OPTIONS);
-  if (activities) announce(deps.queues, deps.logger, activities);
-  return { kind: 'deferred', until, recorded: activities !== null };
-}
-
-/** Instants of the lead's SMS and calls in the 24 h before `now` (per-day caps). */
-async function recentAttempts(deps: PlaybookDeps, leadId: string, now: Date): Promise<Date[]> {
-  const rows = await deps.prisma.providerMessage.findMany({
-    where: { leadId, createdAt: { gt: new Date(now.getTime() - DAY_MS), lte: now } },
-    select: { createdAt: true },
-  });
-  return rows.map((r) => r.createdAt);
-}
-
-/**
- * "No reply" (CONTRACT §4) means the lead never answered: no message received and
- * no call answered. A lead who did is not `unreachable`; its play just completes.
- */
-async function leadResponded(tx: Tx, leadId: string): Promise<boolean> {
-  const count = await tx.activity.count({
-    where: { leadId, activityLabel: { in: ['message_received', 'call_answered'] } },
-  });
-  return count > 0;
+  const { rows } = await deps.pool.query<RecordedRow>(
+    'SELECT * FROM playbook_step_defer($1, $2, $3, $4, $5::jsonb, $6::text[])',
+    [
+      payload.enrollment_id,
+      payload.step,
+      until,
+      catalogNote('event', 'contact_deferred'),
+      JSON.stringify({ step: payload.step, until: until.toISOString(), reason }),
+      // An event that is not a reply: the activity path writes it alone.
+      activityIds(1),
+    ],
+  );
+  const activities = recordedActivities(leadId, rows);
+  announce(deps.queues, deps.logger, activities);
+  return { kind: 'deferred', until, recorded: activities.length > 0 };
 }
 
 function stringField(fields: unknown, name: string): string | null {
