@@ -1,11 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { performance } from 'node:perf_hooks';
-import type { Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import got, { type Got, type PlainResponse } from 'got';
 import { sign } from './signature.js';
-import { guardedLookup, type Resolve, refuseLiteral, TARGET_REFUSED } from './target-guard.js';
+import {
+  guardedLookup,
+  type Resolve,
+  refuseLiteral,
+  systemResolve,
+  TARGET_REFUSED,
+} from './target-guard.js';
+
 /** The subscriber's answer is kept up to this many bytes (the attempt log shows it). */
 export const RESPONSE_BODY_LIMIT = 4096;
 
@@ -71,61 +77,54 @@ const IDLE_SOCKET_MS = 4000;
 /** Connections to one origin at most (per process); more attempts wait for one. */
 const MAX_SOCKETS_PER_ORIGIN = 64;
 
-interface Agents {
-  http: HttpAgent;
-  https: HttpsAgent;
-}
-
 /**
- * Keep-alive agents, one pair per guard configuration (allowPrivate, resolver),
- * shared by every attempt of the process: a node Agent pools connections per
- * origin, so attempts to one subscriber reuse its connections instead of paying
- * a TCP (and TLS) handshake each (bench/webhooks: a new connection per request
- * halves what a client can send). The SSRF guard is the agents' DNS `lookup`,
- * which runs for every NEW connection, on the very address it then connects to;
- * a pooled connection stays bound to an address that passed that check, so
- * reusing it cannot reach anywhere the guard refused (a rebinding name is
- * checked again at the next connection it opens).
+ * A got instance per guard configuration (resolver, allowPrivate) with its own
+ * keep-alive agents, shared by every attempt of the process: attempts to one
+ * subscriber reuse its connections instead of paying a TCP (and TLS) handshake
+ * each (bench/webhooks: a new connection per request halves what a client can
+ * send). The SSRF guard is the agents' DNS `lookup` (an agent's options override
+ * the request's), run for every NEW connection on the very address it then
+ * connects to; a pooled connection stays bound to an address that passed it, and
+ * a rebinding name is checked again at the next connection it opens.
  */
-const agentCache = new Map<boolean, WeakMap<Resolve | typeof defaultResolveKey, Agents>>();
-const defaultResolveKey = Object.freeze({});
+const clients = new WeakMap<Resolve, Map<boolean, Got>>();
 
-function agentsFor(allowPrivate: boolean, resolve: Resolve | undefined): Agents {
-  let byResolve = agentCache.get(allowPrivate);
-  if (!byResolve) {
-    byResolve = new WeakMap();
-    agentCache.set(allowPrivate, byResolve);
+function clientFor(allowPrivate: boolean, resolve: Resolve = systemResolve): Got {
+  let byGuard = clients.get(resolve);
+  if (!byGuard) {
+    byGuard = new Map();
+    clients.set(resolve, byGuard);
   }
-  const key = resolve ?? defaultResolveKey;
-  let agents = byResolve.get(key);
-  if (!agents) {
-    const lookup = guardedLookup({ allowPrivate, ...(resolve ? { resolve } : {}) });
+  let client = byGuard.get(allowPrivate);
+  if (!client) {
     const options = {
       keepAlive: true,
       timeout: IDLE_SOCKET_MS,
       maxSockets: MAX_SOCKETS_PER_ORIGIN,
       maxFreeSockets: MAX_SOCKETS_PER_ORIGIN,
       scheduling: 'lifo' as const,
-      lookup,
+      lookup: guardedLookup({ allowPrivate, resolve }),
     };
-    agents = { http: new HttpAgent(options), https: new HttpsAgent(options) };
-    byResolve.set(key, agents);
+    client = got.extend({
+      agent: { http: new HttpAgent(options), https: new HttpsAgent(options) },
+      followRedirect: false,
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      decompress: true,
+    });
+    byGuard.set(allowPrivate, client);
   }
-  return agents;
+  return client;
 }
 
 /**
- * Sends one signed webhook attempt (Standard Webhooks headers) and reports what
- * happened; it never throws for anything the subscriber or the network does.
- * Redirects are not followed (a 3xx is a failure: following one would let a
- * public URL bounce the worker to an internal one, and the subscriber should
- * save its final URL). Nothing is retried here except a request that found its
- * pooled keep-alive connection already closed by the server (it never reached
- * the subscriber): the delivery row schedules retries (DESIGN.md "Retries").
- *
- * Plain node:http rather than got: per attempt got cost ~0.2 ms more CPU than
- * the whole node:http request (bench/webhooks), and of its features only a
- * total timeout, a bounded read and decompression are needed.
+ * Sends one signed webhook attempt (Standard Webhooks headers) with got and
+ * reports what happened; it never throws for anything the subscriber or the
+ * network does. Redirects are not followed (a 3xx is a failure: following one
+ * would let a public URL bounce the worker to an internal one, and the
+ * subscriber should save its final URL). got's retries are off: the delivery row
+ * schedules retries (DESIGN.md "Retries"); only a request that never reached the
+ * subscriber is sent again (see post).
  */
 export async function deliver(options: DeliverOptions): Promise<AttemptResult> {
   const started = performance.now();
@@ -155,7 +154,6 @@ export async function deliver(options: DeliverOptions): Promise<AttemptResult> {
   const timestamp = Math.floor(now().getTime() / 1000);
   const headers = {
     'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(options.body)),
     'user-agent': USER_AGENT,
     'webhook-id': options.id,
     'webhook-timestamp': String(timestamp),
@@ -166,24 +164,20 @@ export async function deliver(options: DeliverOptions): Promise<AttemptResult> {
       body: options.body,
     }),
   };
-  const agents = agentsFor(options.allowPrivateTargets, options.resolve);
+  const client = clientFor(options.allowPrivateTargets, options.resolve);
   const deadline = started + options.timeoutMs;
   try {
-    let response: Answer;
-    try {
-      response = await post(url, options.body, headers, agents, deadline);
-    } catch (err) {
-      if (!(err instanceof StaleConnectionError)) throw err;
-      response = await post(url, options.body, headers, agents, deadline);
-    }
+    const { response, body } = await post(client, url, options.body, headers, deadline, true);
     const statusCode = response.statusCode;
     const ok = statusCode >= 200 && statusCode < 300;
     const retryAfterMs =
-      statusCode === 429 || statusCode === 503 ? parseRetryAfter(response.retryAfter, now()) : null;
+      statusCode === 429 || statusCode === 503
+        ? parseRetryAfter(response.headers['retry-after'], now())
+        : null;
     return finish({
       ok,
       statusCode,
-      responseBody: response.body,
+      responseBody: body,
       retryAfterMs,
       error: ok
         ? null
@@ -196,112 +190,61 @@ export async function deliver(options: DeliverOptions): Promise<AttemptResult> {
   }
 }
 
-interface Answer {
-  statusCode: number;
-  retryAfter: string | undefined;
-  body: string;
-}
-
-/** The attempt's time ran out (the whole request, connection included). */
-class AttemptTimeoutError extends Error {
-  constructor() {
-    super('attempt timed out');
-    this.name = 'TimeoutError';
-  }
-}
-
-/** A reused keep-alive connection was closed by the server before our request got through. */
-class StaleConnectionError extends Error {}
-
-/** The response as a stream of its decoded bytes (content-encoding gzip, deflate, br). */
-function decoded(res: IncomingMessage): Readable {
-  const encoding = String(res.headers['content-encoding'] ?? '')
-    .trim()
-    .toLowerCase();
-  const decoder =
-    encoding === 'gzip' || encoding === 'x-gzip'
-      ? createGunzip()
-      : encoding === 'deflate'
-        ? createInflate()
-        : encoding === 'br'
-          ? createBrotliDecompress()
-          : undefined;
-  if (!decoder) return res;
-  res.on('error', (err) => decoder.destroy(err));
-  return res.pipe(decoder);
-}
-
 /**
- * POSTs the body and reads only the first RESPONSE_BODY_LIMIT bytes of the
- * answer (a subscriber cannot make the worker buffer a large body). The answer
- * counts once its status line arrived: a body cut short by the deadline or a
- * broken connection keeps what came.
+ * POSTs through got's stream API (got decodes gzip, deflate and br) and reads
+ * only the first RESPONSE_BODY_LIMIT bytes of the answer: a subscriber cannot
+ * make the worker buffer a large body. The answer counts once its status line
+ * arrived: a body cut short by the timeout or a broken connection keeps what
+ * came. A request that found its pooled connection closed by the server (reset
+ * before any answer: it never reached the subscriber) is sent once more, on a
+ * new connection, within the same deadline; got does not do this itself.
  */
 function post(
+  client: Got,
   url: URL,
   body: string,
   headers: Record<string, string>,
-  agents: Agents,
   deadline: number,
-): Promise<Answer> {
+  resend: boolean,
+): Promise<{ response: PlainResponse; body: string }> {
   return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, {
-      method: 'POST',
+    const stream = client.stream.post(url, {
+      body,
       headers,
-      agent: url.protocol === 'https:' ? agents.https : agents.http,
+      timeout: { request: Math.max(1, Math.round(deadline - performance.now())) },
     });
-    let statusCode: number | undefined;
-    let retryAfter: string | undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    const settle = (err?: unknown) => {
-      if (settled) return;
+    const done = () => {
+      const response = stream.response;
+      if (settled || !response) return;
       settled = true;
-      clearTimeout(timer);
-      if (statusCode !== undefined) {
-        const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
-        resolve({ statusCode, retryAfter, body: text });
-      } else if (req.reusedSocket && ['ECONNRESET', 'EPIPE'].includes(codeOf(err) ?? '')) {
-        reject(new StaleConnectionError());
+      const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
+      resolve({ response, body: text });
+      // Stops reading a body past the limit (its connection is then not reused);
+      // after a complete answer the connection is already back in the pool.
+      stream.destroy();
+    };
+    stream.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= RESPONSE_BODY_LIMIT) done();
+    });
+    stream.on('end', done);
+    stream.on('error', (err: unknown) => {
+      if (settled) return;
+      if (stream.response) return done();
+      settled = true;
+      const code = codeOf(err);
+      if (resend && stream.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) {
+        resolve(post(client, url, body, headers, deadline, false));
       } else {
         reject(err);
       }
-    };
-    const timer = setTimeout(
-      () => {
-        settle(new AttemptTimeoutError());
-        req.destroy();
-      },
-      Math.max(0, deadline - performance.now()),
-    );
-    req.on('error', (err) => settle(err));
-    req.on('response', (res) => {
-      statusCode = res.statusCode ?? 0;
-      const header = res.headers['retry-after'];
-      retryAfter = Array.isArray(header) ? header[0] : header;
-      const stream = decoded(res);
-      stream.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size >= RESPONSE_BODY_LIMIT) {
-          settle();
-          // Stop reading: the rest is not wanted, and this connection is not reused.
-          req.destroy();
-        }
-      });
-      stream.on('end', () => settle());
-      stream.on('error', (err) => settle(err));
-      res.on('aborted', () => settle());
     });
-    req.end(body);
   });
-}
-
-function isTimeout(err: unknown): boolean {
-  return err instanceof AttemptTimeoutError || codeOf(err) === 'ETIMEDOUT';
 }
 
 function codeOf(err: unknown): string | undefined {
@@ -311,12 +254,13 @@ function codeOf(err: unknown): string | undefined {
 
 /**
  * An attempt's error text: the cause in a few words, never the URL's query
- * string. Errors are told apart by their code, not by class: node's own errors
- * come from another realm under jest's VM modules.
+ * string. Errors are told apart by their code (got copies the cause's code onto
+ * its RequestError), not by class: node's own errors come from another realm
+ * under jest's VM modules.
  */
 function describe(err: unknown, timeoutMs: number): string {
-  if (isTimeout(err)) return `timeout after ${timeoutMs} ms`;
   const code = codeOf(err);
+  if (code === 'ETIMEDOUT') return `timeout after ${timeoutMs} ms`;
   if (code === TARGET_REFUSED) return String((err as { message?: unknown }).message);
   return code ? `connection failed (${code})` : 'request failed';
 }
