@@ -21,6 +21,12 @@ export interface PlaybookComponentOptions {
   reconcileIntervalMs?: number;
   /** Step jobs run at once. Default 5. */
   concurrency?: number;
+  /**
+   * Enrollment jobs run at once. Default 8: an enrollment is a few round trips
+   * of waiting, so one at a time capped a steady 200 leads/s at ~50 enrollments/s
+   * (bench/e2e); the admission gate, not this number, keeps due steps first.
+   */
+  enrollmentConcurrency?: number;
   /** Admission control: enrollments wait while steps are late (admission.ts). */
   admission?: AdmissionOptions;
   /** Called once the component has started (tests reach the deps through it). */
@@ -144,10 +150,10 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
               'enrollment job',
             );
           },
-          // Due steps come before new leads: one enrollment at a time, each held
-          // by the admission gate while steps are late, so a burst of accepted
-          // leads queues here instead of making every play late (bench/playbook).
-          { ...common, concurrency: 1, connection: connect() },
+          // Due steps come before new leads: each enrollment is held by the
+          // admission gate while steps are late, so a burst of accepted leads
+          // queues here instead of making every play late (bench/playbook).
+          { ...common, concurrency: options.enrollmentConcurrency ?? 8, connection: connect() },
         );
 
         const stepWorker = new Worker<StepPayload>(
