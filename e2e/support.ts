@@ -127,7 +127,7 @@ export async function startService(env: Record<string, string>, ports?: Ports): 
     ...env,
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  for (const port of Object.values(chosen)) await waitReady(port);
+  for (const port of Object.values(chosen)) await waitReady(port, 60_000);
   return { ports: chosen, process: child, output, exited };
 }
 
