@@ -1,8 +1,8 @@
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { ensureBuilt, type ServiceName } from '../support.js';
-import { LeadStream, Subscriber } from './load.js';
-import { createFixture, type Fixture, Stack, sleep } from './stack.js';
-import { CLEAN, findings, settle } from './verify.js';
+import { Scenario } from './scenario.js';
+import { sleep } from './stack.js';
+import { CLEAN } from './verify.js';
 
 /**
  * kill -9 of each process in turn while leads stream in at 100/s, each restarted
@@ -18,27 +18,20 @@ const WINDOW_MS = 1500;
 const SETTLE_MS = 600_000;
 
 let db: TestDatabase;
-let subscriber: Subscriber;
-let stack: Stack;
-let fixture: Fixture;
+let scenario: Scenario;
 
 beforeAll(async () => {
   ensureBuilt();
   db = await createTestDatabase();
-  subscriber = new Subscriber();
-  await subscriber.start();
-  stack = new Stack({
+  scenario = await Scenario.start({
     databaseUrl: db.url,
     redisUrl: 'redis://127.0.0.1:6379',
     queuePrefix: `e2e-kill-${process.pid}-${Date.now()}`,
   });
-  await stack.startAll();
-  fixture = await createFixture(db.url, await stack.port('api'), subscriber.url);
 }, 120_000);
 
 afterAll(async () => {
-  await stack?.dispose();
-  await subscriber?.stop();
+  await scenario?.close();
   await db?.drop();
 }, 120_000);
 
@@ -47,16 +40,12 @@ it('loses nothing and runs nothing twice when each process is killed in turn und
   // once; leads keep coming while it is down and while it starts again.
   const accepted: string[] = [];
   for (const name of ['intake', 'playbook-worker', 'webhook-worker', 'api'] as ServiceName[]) {
-    const stream = new LeadStream({
-      url: () => `${stack.intakeBase}${fixture.postPath}`,
-      rate: RATE,
-      tag: `kill-${name}`,
-    });
+    const stream = scenario.stream(`kill-${name}`, RATE);
     stream.start();
     await sleep(WINDOW_MS / 2);
-    const killed = await stack.get(name).stop('SIGKILL');
+    const killed = await scenario.stack.get(name).stop('SIGKILL');
     expect(killed.signal).toBe('SIGKILL');
-    const restarted = stack.start(name);
+    const restarted = scenario.stack.start(name);
     await sleep(WINDOW_MS / 2);
     await stream.stop();
     await restarted;
@@ -65,12 +54,8 @@ it('loses nothing and runs nothing twice when each process is killed in turn und
     accepted.push(...stream.accepted);
   }
   // The API came back by itself after its kill.
-  expect((await fixture.api('/account')).status).toBe(200);
+  expect((await scenario.fixture.api('/account')).status).toBe(200);
 
-  try {
-    await settle(db.url, subscriber, SETTLE_MS);
-  } catch (err) {
-    throw new Error(`${(err as Error).message}\n${stack.output()}`);
-  }
-  expect(await findings(db.url, accepted, subscriber)).toEqual(CLEAN);
+  await scenario.settle(SETTLE_MS);
+  expect(await scenario.findings(accepted)).toEqual(CLEAN);
 }, 900_000);

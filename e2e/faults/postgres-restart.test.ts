@@ -1,8 +1,8 @@
 import { ensureBuilt, freePort, runMigrations, waitFor } from '../support.js';
-import { LeadStream, Subscriber } from './load.js';
 import { PrivatePostgres } from './private-servers.js';
-import { createFixture, type Fixture, Stack, sleep } from './stack.js';
-import { CLEAN, findings, settle, storedDespite } from './verify.js';
+import { Scenario } from './scenario.js';
+import { sleep } from './stack.js';
+import { CLEAN, storedDespite } from './verify.js';
 
 /**
  * PostgreSQL (a private cluster: the machine's is shared) restarted while leads
@@ -18,9 +18,7 @@ const ANSWER_GRACE_MS = 2000;
 const SETTLE_MS = 600_000;
 
 let pg: PrivatePostgres;
-let subscriber: Subscriber;
-let stack: Stack;
-let fixture: Fixture;
+let scenario: Scenario;
 
 beforeAll(async () => {
   ensureBuilt();
@@ -28,29 +26,21 @@ beforeAll(async () => {
   await pg.init();
   await pg.start();
   runMigrations(pg.url);
-  subscriber = new Subscriber();
-  await subscriber.start();
-  stack = new Stack({
+  scenario = await Scenario.start({
     databaseUrl: pg.url,
     redisUrl: 'redis://127.0.0.1:6379',
     queuePrefix: `e2e-pg-${process.pid}-${Date.now()}`,
   });
-  await stack.startAll();
-  fixture = await createFixture(pg.url, await stack.port('api'), subscriber.url);
 }, 180_000);
 
 afterAll(async () => {
-  await stack?.dispose();
-  await subscriber?.stop();
+  await scenario?.close();
   await pg?.destroy();
 }, 120_000);
 
 it('answers 503 while PostgreSQL is away, never a 201 it cannot keep, and recovers by itself', async () => {
-  const stream = new LeadStream({
-    url: () => `${stack.intakeBase}${fixture.postPath}`,
-    rate: RATE,
-    tag: 'pg',
-  });
+  const { stack } = scenario;
+  const stream = scenario.stream('pg', RATE);
   stream.start();
   await sleep(2000);
   await pg.stop('fast');
@@ -92,10 +82,6 @@ it('answers 503 while PostgreSQL is away, never a 201 it cannot keep, and recove
   // The workers were not restarted: they reconnected.
   for (const proc of stack.copies.values()) expect(proc.every((p) => p.running())).toBe(true);
 
-  try {
-    await settle(pg.url, subscriber, SETTLE_MS);
-  } catch (err) {
-    throw new Error(`${(err as Error).message}\n${stack.output()}`);
-  }
-  expect(await findings(pg.url, stream.accepted, subscriber)).toEqual(CLEAN);
+  await scenario.settle(SETTLE_MS);
+  expect(await scenario.findings(stream.accepted)).toEqual(CLEAN);
 }, 900_000);
