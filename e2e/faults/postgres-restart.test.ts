@@ -80,7 +80,14 @@ it('answers 503 while PostgreSQL is away, never a 201 it cannot keep, and recove
   // A 503 stored nothing; every 201 is stored (findings below).
   expect(await storedDespite(pg.url, stream.answers, 503)).toEqual([]);
   // The workers were not restarted: they reconnected.
-  for (const proc of stack.copies.values()) expect(proc.every((p) => p.running())).toBe(true);
+  const exited = [...stack.copies.values()].flat().filter((p) => !p.running());
+  if (exited.length > 0) {
+    const why = exited.map(
+      (p) =>
+        `--- ${p.name} exited ${p.process.exitCode ?? p.process.signalCode}\n${p.output().slice(-8000)}`,
+    );
+    throw new Error(`not all processes survived the restart:\n${why.join('\n')}`);
+  }
 
   await scenario.settle(SETTLE_MS);
   expect(await scenario.findings(stream.accepted)).toEqual(CLEAN);
