@@ -12,7 +12,16 @@ import { promisify } from 'node:util';
  */
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SERVICES = ['intake', 'api', 'playbook-worker', 'webhook-worker'] as const;
+export const SERVICES = ['intake', 'api', 'playbook-worker', 'webhook-worker'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+/** The setting that names each service's HTTP port. */
+export const PORT_SETTING = {
+  intake: 'INTAKE_PORT',
+  api: 'API_PORT',
+  'playbook-worker': 'PLAYBOOK_WORKER_PORT',
+  'webhook-worker': 'WEBHOOK_WORKER_PORT',
+} as const satisfies Record<ServiceName, keyof Ports>;
 
 export function ensureBuilt(): void {
   const built = [
@@ -59,13 +68,16 @@ export async function waitFor<T>(
  * the checks. Intake is ready without Redis (it accepts leads while Redis is
  * away), so a 200 alone does not say its Redis connection is up yet.
  */
-export async function waitForAllChecks(port: number): Promise<Record<string, string>> {
+export async function waitForAllChecks(
+  port: number,
+  timeoutMs = 30_000,
+): Promise<Record<string, string>> {
   return waitFor(async () => {
     const response = await fetch(`http://127.0.0.1:${port}/readyz`);
     if (response.status !== 200) return undefined;
     const { checks } = (await response.json()) as { checks: Record<string, string> };
     return Object.values(checks).every((c) => c === 'ok') ? checks : undefined;
-  });
+  }, timeoutMs);
 }
 
 export interface Ports {
@@ -84,35 +96,147 @@ export interface Service {
   exited: Promise<number | null>;
 }
 
-/** Runs `pnpm start`'s supervisor (scripts/dist/start.js) and waits until all four are ready. */
-export async function startService(env: Record<string, string>): Promise<Service> {
-  const ports: Ports = {
+/** Output kept per process: the tail is what explains a failure. */
+const OUTPUT_LIMIT = 256 * 1024;
+
+/** Spawns a built script with stdout and stderr kept (the last OUTPUT_LIMIT characters). */
+function spawnCaptured(
+  script: string,
+  env: Record<string, string>,
+): { child: ChildProcess; output: () => string } {
+  let output = '';
+  const child = spawn(process.execPath, [script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > 2 * OUTPUT_LIMIT) output = output.slice(-OUTPUT_LIMIT);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { child, output: () => output };
+}
+
+/** Resolves once the service on `port` answers /readyz with 200. */
+/** Until every /readyz check of the process on `port` is ok. */
+export async function waitReady(port: number, timeoutMs = 30_000): Promise<void> {
+  await waitForAllChecks(port, timeoutMs);
+}
+
+/**
+ * Runs `pnpm start`'s supervisor (scripts/dist/start.js) and waits until all four
+ * are ready. `ports` reuses the ports of an earlier run (a restart).
+ */
+export async function startService(env: Record<string, string>, ports?: Ports): Promise<Service> {
+  const chosen: Ports = ports ?? {
     INTAKE_PORT: await freePort(),
     API_PORT: await freePort(),
     PLAYBOOK_WORKER_PORT: await freePort(),
     WEBHOOK_WORKER_PORT: await freePort(),
   };
-  let output = '';
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'dist', 'start.js')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'info',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${ports.INTAKE_PORT}`,
-      ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
+  const { child, output } = spawnCaptured(join(ROOT, 'scripts', 'dist', 'start.js'), {
+    LOG_LEVEL: 'info',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${chosen.INTAKE_PORT}`,
+    ...Object.fromEntries(Object.entries(chosen).map(([k, v]) => [k, String(v)])),
+    ...env,
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  for (const port of Object.values(ports)) await waitForAllChecks(port);
-  return { ports, process: child, output: () => output, exited };
+  for (const port of Object.values(chosen)) await waitForAllChecks(port, 60_000);
+  return { ports: chosen, process: child, output, exited };
+}
+
+/** One service process, run alone (`node services/<name>/dist/main.js`), as operators scale them. */
+export interface ServiceProcess {
+  name: ServiceName;
+  port: number;
+  process: ChildProcess;
+  output(): string;
+  /** Resolves with how it ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Still running? */
+  running(): boolean;
+  /** Sends `signal` and resolves once it has exited (at once if it already had). */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Starts one built service on `port` with `env` (on top of this process's) and,
+ * unless told not to, waits until its /readyz answers 200.
+ */
+export async function startProcess(
+  name: ServiceName,
+  port: number,
+  env: Record<string, string>,
+  options: { waitReady?: boolean } = {},
+): Promise<ServiceProcess> {
+  const { child, output } = spawnCaptured(join(ROOT, 'services', name, 'dist', 'main.js'), {
+    LOG_LEVEL: 'warn',
+    ...env,
+    [PORT_SETTING[name]]: String(port),
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const handle: ServiceProcess = {
+    name,
+    port,
+    process: child,
+    output,
+    exited,
+    running,
+    async stop(signal = 'SIGTERM') {
+      if (running()) child.kill(signal);
+      return exited;
+    },
+  };
+  if (options.waitReady !== false) {
+    try {
+      await Promise.race([
+        waitReady(port, 60_000),
+        exited.then(({ code }) => {
+          throw new Error(`exited (${code})`);
+        }),
+      ]);
+    } catch (err) {
+      let readyz = '';
+      try {
+        readyz = await (await fetch(`http://127.0.0.1:${port}/readyz`)).text();
+      } catch {}
+      child.kill('SIGKILL');
+      throw new Error(
+        `${name} on ${port} was not ready: ${(err as Error).message} ${readyz}\n${output()}`,
+      );
+    }
+  }
+  return handle;
+}
+
+/** `pnpm migrate` (the built scripts/dist/migrate.js) against `databaseUrl`. */
+export function runMigrations(databaseUrl: string): void {
+  const result = spawnSync(process.execPath, [join(ROOT, 'scripts', 'dist', 'migrate.js')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+  });
+  if (result.status !== 0) throw new Error(`migrate failed:\n${result.stdout}${result.stderr}`);
+}
+
+export type ApiClient = (
+  path: string,
+  init?: { method?: string; body?: unknown },
+) => Promise<Response>;
+
+/** Calls the management API on `port` under /api/v1 with `apiKey`. */
+export function apiClient(port: number, apiKey: string): ApiClient {
+  return (path, init = {}) =>
+    fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
 }
 
 /**

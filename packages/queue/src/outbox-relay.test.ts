@@ -1,9 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { createPool, type Pool } from '@leadhook/db';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { Queue } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { OutboxRelay, oldestOpenOutboxAgeSeconds } from './outbox-relay.js';
-import { QueueSet } from './queues.js';
+import { createWorkerRedis, QueueSet } from './queues.js';
+
+/** Polls until `probe` gives a value. */
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -69,6 +80,31 @@ describe('OutboxRelay', () => {
     );
     expect(rows[0]?.relay_count).toBe(1);
     expect(rows[0]?.wait).toBeGreaterThan(5);
+  });
+
+  it('sends again a row whose job failed: BullMQ would ignore the add while it keeps that job', async () => {
+    await insertDue(['lead_failed']);
+    // The consumer threw (PostgreSQL away): the job is kept as failed under its id.
+    await inspect.add('enrollment', { lead_id: 'lead_failed' }, { jobId: 'enroll-lead_failed' });
+    const connection = createWorkerRedis(REDIS_URL);
+    const worker = new Worker(
+      'enrollment',
+      async () => {
+        throw new Error('PostgreSQL is away');
+      },
+      { connection, prefix },
+    );
+    try {
+      await waitFor(async () =>
+        (await inspect.getJobState('enroll-lead_failed')) === 'failed' ? true : undefined,
+      );
+    } finally {
+      await worker.close();
+      connection.disconnect();
+    }
+    const relay = new OutboxRelay({ pool, queues });
+    expect(await relay.relayOnce()).toBe(1);
+    expect(await inspect.getJobState('enroll-lead_failed')).toBe('waiting');
   });
 
   it('never claims the same row in two concurrent relays', async () => {

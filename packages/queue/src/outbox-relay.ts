@@ -93,7 +93,7 @@ export class OutboxRelay {
           return;
         }
         try {
-          await queues.enqueue(row.topic, row.payload as JobPayloads[Topic]);
+          await queues.requeue(row.topic, row.payload as JobPayloads[Topic]);
         } catch (err) {
           failed.push(row.id);
           firstError ??= err;

@@ -193,13 +193,29 @@ export class QueueSet {
     await this.withTimeout(add);
   }
 
+  /**
+   * Enqueues again a job whose fact is still open (the outbox relay): a job Redis
+   * keeps under the same id as completed or failed (its consumer threw, e.g. while
+   * PostgreSQL was away) would make BullMQ ignore the add, and the fact would wait
+   * until Redis dropped that job (days): it is removed first. A job still waiting,
+   * delayed or running is left as it is.
+   */
+  async requeue<T extends Topic>(topic: T, payload: JobPayloads[T]): Promise<void> {
+    this.assertReady();
+    const queue = this.get(topic);
+    const jobId = jobIdOf(topic, payload);
+    const state = await this.withTimeout(queue.getJobState(jobId));
+    if (state === 'completed' || state === 'failed') await this.withTimeout(queue.remove(jobId));
+    await this.enqueue(topic, payload);
+  }
+
   private assertReady(): void {
     if (this.redis.status !== 'ready') {
       throw new QueueUnavailableError(`redis is ${this.redis.status}`);
     }
   }
 
-  private async withTimeout(add: Promise<unknown>): Promise<void> {
+  private async withTimeout<R>(call: Promise<R>): Promise<R> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -208,7 +224,7 @@ export class QueueSet {
       );
     });
     try {
-      await Promise.race([add, timeout]);
+      return await Promise.race([call, timeout]);
     } finally {
       clearTimeout(timer);
     }

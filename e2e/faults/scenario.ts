@@ -1,0 +1,62 @@
+import { LeadStream, Subscriber } from './load.js';
+import { createFixture, type Fixture, Stack, type StackOptions } from './stack.js';
+import { type Findings, findings, settle } from './verify.js';
+
+/**
+ * What every fault test sets up: the subscriber, the four processes (and any
+ * extra copies), the account's playbook, source and subscription; then load,
+ * the wait for the pipeline to catch up, and the checks.
+ */
+export class Scenario {
+  private constructor(
+    readonly stack: Stack,
+    readonly subscriber: Subscriber,
+    readonly fixture: Fixture,
+  ) {}
+
+  static async start(options: StackOptions & { workerCopies?: number }): Promise<Scenario> {
+    const subscriber = new Subscriber();
+    await subscriber.start();
+    const stack = new Stack(options);
+    await stack.startAll();
+    for (let i = 1; i < (options.workerCopies ?? 1); i++) {
+      await stack.start('playbook-worker', i);
+      await stack.start('webhook-worker', i);
+    }
+    const fixture = await createFixture(
+      options.databaseUrl,
+      await stack.port('api'),
+      subscriber.url,
+    );
+    return new Scenario(stack, subscriber, fixture);
+  }
+
+  /** A seller posting to the source through the intake's current port. */
+  stream(tag: string, rate: number): LeadStream {
+    return new LeadStream({
+      url: () => `${this.stack.intakeBase}${this.fixture.postPath}`,
+      rate,
+      tag,
+    });
+  }
+
+  /** Waits for the pipeline to catch up; on a timeout the processes' output says why. */
+  async settle(timeoutMs: number): Promise<void> {
+    try {
+      await settle(this.stack.options.databaseUrl, this.subscriber, timeoutMs);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\n${this.stack.output()}`);
+    }
+  }
+
+  /** What was lost or duplicated (CLEAN when nothing). */
+  findings(accepted: readonly string[]): Promise<Findings> {
+    return findings(this.stack.options.databaseUrl, accepted, this.subscriber);
+  }
+
+  /** Stops every process, drops the queues' keys (when `dropKeys`) and the subscriber. */
+  async close(dropKeys = true): Promise<void> {
+    await (dropKeys ? this.stack.dispose() : this.stack.killAll());
+    await this.subscriber.stop();
+  }
+}
