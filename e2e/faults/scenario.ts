@@ -32,12 +32,16 @@ export class Scenario {
   }
 
   /** A seller posting to the source through the intake's current port. */
+  private readonly streams: LeadStream[] = [];
+
   stream(tag: string, rate: number): LeadStream {
-    return new LeadStream({
+    const stream = new LeadStream({
       url: () => `${this.stack.intakeBase}${this.fixture.postPath}`,
       rate,
       tag,
     });
+    this.streams.push(stream);
+    return stream;
   }
 
   /** Waits for the pipeline to catch up; on a timeout the processes' output says why. */
@@ -56,6 +60,9 @@ export class Scenario {
 
   /** Stops every process, drops the queues' keys (when `dropKeys`) and the subscriber. */
   async close(dropKeys = true): Promise<void> {
+    // A test that failed mid-load leaves its stream posting: stop it, or its timer
+    // keeps jest from exiting.
+    await Promise.all(this.streams.map((stream) => stream.stop()));
     await (dropKeys ? this.stack.dispose() : this.stack.killAll());
     await this.subscriber.stop();
   }
