@@ -90,3 +90,42 @@ export function machineTicks() {
   const [user, nice, system, idle, iowait, irq, softirq, steal] = f;
   return { busy: user + nice + system + irq + softirq, idle: idle + iowait, steal: steal ?? 0 };
 }
+
+/**
+ * The n-th distinct valid lead (JSON text) the benchmarks post: every field of the
+ * intake form, a unique phone (exchanges 200-999, lines 0000-9999 of `areaCode`)
+ * and email. San Francisco (415) by default: California has no state contact rule.
+ */
+export function benchLead(n, { tag = 'bench', areaCode = '415', place = SAN_FRANCISCO } = {}) {
+  const exchange = 200 + Math.floor(n / 10000);
+  const line = String(n % 10000).padStart(4, '0');
+  return JSON.stringify({
+    first_name: 'Bench',
+    last_name: `Lead${n}`,
+    email: `${tag}${n}@example.com`,
+    phone: `+1${areaCode}${exchange}${line}`,
+    current_insurance_carrier: 'Acme Mutual',
+    current_insurance_coverage: '100/300/100',
+    ...place,
+    date_of_birth: '1985-04-12',
+    gender: 'female',
+    marital_status: 'married',
+    credit_rating: 'good',
+    tcpa_opt_in_token: `tok-${n}`,
+    tcpa_opt_in_url: 'https://quotes.example.com/consent',
+    external_id: `ext-${n}`,
+  });
+}
+
+export const SAN_FRANCISCO = {
+  current_residence_address: '1 Market St',
+  current_residence_city: 'San Francisco',
+  current_residence_state: 'CA',
+  current_residence_zip: '94103',
+};
+export const AUSTIN = {
+  current_residence_address: '123 Main St',
+  current_residence_city: 'Austin',
+  current_residence_state: 'TX',
+  current_residence_zip: '78701',
+};

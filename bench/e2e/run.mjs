@@ -30,6 +30,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
+  benchLead,
   cpuSeconds,
   freePort,
   machineTicks,
@@ -206,28 +207,7 @@ try {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const intakePath = `/marketing_sources/${accountId}/${intakeKey}`;
   let seq = 0;
-  function leadBody() {
-    const n = seq++;
-    return JSON.stringify({
-      first_name: 'Bench',
-      last_name: `Lead${n}`,
-      email: `e2ebench${n}@example.com`,
-      phone: `+1415${200 + Math.floor(n / 10000)}${String(n % 10000).padStart(4, '0')}`,
-      current_insurance_carrier: 'Acme Mutual',
-      current_insurance_coverage: '100/300/100',
-      current_residence_address: '1 Market St',
-      current_residence_city: 'San Francisco',
-      current_residence_state: 'CA',
-      current_residence_zip: '94103',
-      date_of_birth: '1985-04-12',
-      gender: 'female',
-      marital_status: 'married',
-      credit_rating: 'good',
-      tcpa_opt_in_token: `tok-${n}`,
-      tcpa_opt_in_url: 'https://quotes.example.com/consent',
-      external_id: `ext-${n}`,
-    });
-  }
+  const leadBody = () => benchLead(seq++, { tag: 'e2ebench' });
   const statuses = new Map();
   function post(results) {
     const body = leadBody();

@@ -17,7 +17,17 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { cpuSeconds, machineTicks, postgresPids, redisPids, root, run, sql } from '../lib.mjs';
+import {
+  AUSTIN,
+  benchLead,
+  cpuSeconds,
+  machineTicks,
+  postgresPids,
+  redisPids,
+  root,
+  run,
+  sql,
+} from '../lib.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -92,30 +102,7 @@ for (let i = 0; ; i++) {
 
 // Distinct, valid US numbers: Austin (512) exchanges 200-999, lines 0000-9999.
 let seq = 0;
-function lead() {
-  const n = seq++;
-  const exchange = 200 + Math.floor(n / 10000);
-  const line = String(n % 10000).padStart(4, '0');
-  return JSON.stringify({
-    first_name: 'Bench',
-    last_name: `Lead${n}`,
-    email: `bench${n}@example.com`,
-    phone: `+1512${exchange}${line}`,
-    current_insurance_carrier: 'Acme Mutual',
-    current_insurance_coverage: '100/300/100',
-    current_residence_address: '123 Main St',
-    current_residence_city: 'Austin',
-    current_residence_state: 'TX',
-    current_residence_zip: '78701',
-    date_of_birth: '1985-04-12',
-    gender: 'female',
-    marital_status: 'married',
-    credit_rating: 'good',
-    tcpa_opt_in_token: `tok-${n}`,
-    tcpa_opt_in_url: 'https://quotes.example.com/consent',
-    external_id: `ext-${n}`,
-  });
-}
+const lead = () => benchLead(seq++, { areaCode: '512', place: AUSTIN });
 
 const accepted = [];
 const statuses = new Map();

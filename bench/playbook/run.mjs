@@ -41,6 +41,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import {
+  benchLead,
   cpuSeconds,
   freePort,
   machineTicks,
@@ -168,30 +169,7 @@ try {
   // Distinct valid leads in California (no state contact rule), San Francisco
   // numbers (415, one zone): exchanges 200-999, lines 0000-9999.
   let seq = 0;
-  function lead() {
-    const n = seq++;
-    const exchange = 200 + Math.floor(n / 10000);
-    const line = String(n % 10000).padStart(4, '0');
-    return JSON.stringify({
-      first_name: 'Bench',
-      last_name: `Lead${n}`,
-      email: `pbbench${n}@example.com`,
-      phone: `+1415${exchange}${line}`,
-      current_insurance_carrier: 'Acme Mutual',
-      current_insurance_coverage: '100/300/100',
-      current_residence_address: '1 Market St',
-      current_residence_city: 'San Francisco',
-      current_residence_state: 'CA',
-      current_residence_zip: '94103',
-      date_of_birth: '1985-04-12',
-      gender: 'female',
-      marital_status: 'married',
-      credit_rating: 'good',
-      tcpa_opt_in_token: `tok-${n}`,
-      tcpa_opt_in_url: 'https://quotes.example.com/consent',
-      external_id: `ext-${n}`,
-    });
-  }
+  const lead = () => benchLead(seq++, { tag: 'pbbench' });
 
   const statuses = new Map();
   const pids = {
