@@ -113,6 +113,15 @@ describe('the delivery functions', () => {
     expect(await fanOut(second)).toEqual({ result: 'already_done' });
   });
 
+  it('fan-out is planned at each call, never with a generic plan', async () => {
+    // A generic plan scanned every activity per fan-out (bench/e2e): see
+    // migration 20261122204000_fan_out_custom_plans.
+    const { rows } = await pool.query<{ config: string[] | null }>(
+      `SELECT proconfig AS config FROM pg_proc WHERE proname = 'webhook_fan_out'`,
+    );
+    expect(rows).toEqual([{ config: ['plan_cache_mode=force_custom_plan'] }]);
+  });
+
   it('a delivery inserted without its activity time (as the API test factories do) gets it', async () => {
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     const leadId = await h.lead();
