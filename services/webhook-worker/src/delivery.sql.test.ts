@@ -1,6 +1,7 @@
 import { createPool, isId, newId, type Pool } from '@leadhook/db';
 import { QueueSet } from '@leadhook/queue';
 import { Queue } from 'bullmq';
+import pg from 'pg';
 import { reconcileOnce } from './reconciler.js';
 import { forgetRedis, Harness, REDIS_URL, waitFor } from './testing/harness.js';
 
@@ -113,13 +114,81 @@ describe('the delivery functions', () => {
     expect(await fanOut(second)).toEqual({ result: 'already_done' });
   });
 
-  it('fan-out is planned at each call, never with a generic plan', async () => {
-    // A generic plan scanned every activity per fan-out (bench/e2e): see
-    // migration 20261122204000_fan_out_custom_plans.
-    const { rows } = await pool.query<{ config: string[] | null }>(
-      `SELECT proconfig AS config FROM pg_proc WHERE proname = 'webhook_fan_out'`,
+  it('fan-out finds the open activities by the lead, also once a session would cache a generic plan', async () => {
+    // A generic plan for "this lead's activities up to this one" scanned every
+    // activity per fan-out (bench/e2e, migration 20261122204000_fan_out_custom_plans)
+    // once one lead had many activities. plpgsql may switch to a generic plan after
+    // five calls in a session, so: one big lead, then fan-outs of another lead's
+    // activities in one session with generic plans forced, and no sequential scan.
+    await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+    const big = await h.lead();
+    await pool.query(
+      `INSERT INTO activities (id, account_id, lead_id, activity_type, activity_label, note, data, occurred_at)
+       SELECT leadhook_new_id('act'), $1, $2, 'event', 'message_sent', '', '{}', now() - i * interval '1 second'
+         FROM generate_series(1, 20000) AS i`,
+      [h.accountId, big],
     );
-    expect(rows).toEqual([{ config: ['plan_cache_mode=force_custom_plan'] }]);
+    await pool.query('ANALYZE activities');
+    const leadId = await h.lead();
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push(await activity(leadId, 'message_sent'));
+    // A session of its own: no plan cached by the tests before, when the table was small.
+    const client = new pg.Client({ connectionString: h.db.url });
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      // The worst case, at once: every cacheable statement on a generic plan.
+      await client.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      for (const id of ids) {
+        const { rows } = await client.query<{ r: FanOut }>(
+          'SELECT webhook_fan_out($1, now(), 0) AS r',
+          [id],
+        );
+        expect(rows[0]?.r.result).toBe('fanned_out');
+      }
+      const { rows } = await client.query<{ seq_scan: string }>(
+        `SELECT seq_scan FROM pg_stat_xact_user_tables WHERE relname = 'activities'`,
+      );
+      expect(rows).toEqual([{ seq_scan: '0' }]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('fan-out inserts each delivery in its final state: the head unqueued, the ones behind it queued', async () => {
+    const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+    const leadId = await h.lead();
+    const t = Date.now();
+    const first = await activity(leadId, 'started', new Date(t));
+    const out1 = await fanOut(first);
+    const second = await activity(leadId, 'interested', new Date(t + 1));
+    const out2 = await fanOut(second);
+    const head = await h.prisma.delivery.findFirstOrThrow({ where: { activityId: first } });
+    const behind = await h.prisma.delivery.findFirstOrThrow({ where: { activityId: second } });
+    expect([head.queued, behind.queued]).toEqual([false, true]);
+    expect(out1.heads.map((x) => x.id)).toEqual([head.id]);
+    expect(out2.heads).toEqual([]);
+    // A late-announced older activity becomes a head too; webhook_claim sorts the
+    // two heads out (covered below), and nothing was written twice.
+    const older = await activity(leadId, 'message_sent', new Date(t - 1000));
+    const out3 = await fanOut(older);
+    const olderRow = await h.prisma.delivery.findFirstOrThrow({ where: { activityId: older } });
+    expect(olderRow.queued).toBe(false);
+    expect(out3.heads).toEqual([
+      { id: olderRow.id, created: true, attempt_count: 0, due_ms: expect.any(Number) },
+    ]);
+    // The repair: a chain whose oldest pending delivery is queued (which no writer
+    // leaves behind) gets its head unqueued by the next fan-out that touches it.
+    await h.prisma.delivery.updateMany({
+      where: { leadId, subscriptionId },
+      data: { queued: true },
+    });
+    const fourth = await activity(leadId, 'message_sent', new Date(t + 2));
+    const out4 = await fanOut(fourth);
+    expect(out4.heads).toEqual([
+      { id: olderRow.id, created: false, attempt_count: 0, due_ms: expect.any(Number) },
+    ]);
+    expect((await row(olderRow.id)).queued).toBe(false);
   });
 
   it('a delivery inserted without its activity time (as the API test factories do) gets it', async () => {
