@@ -232,6 +232,59 @@ describe('fan-out and the payload', () => {
   });
 });
 
+describe('heads sent by their fan-out', () => {
+  const jobState = (w: RunningWorker, deliveryId: string) =>
+    w.queues.get('delivery').getJobState(`delivery-${deliveryId}-0`);
+
+  it('a due head is claimed by its fan-out and sent from there: no delivery job', async () => {
+    const w = await h.startWorker();
+    const sub = await h.subscriber();
+    const { id: subscriptionId } = await h.subscription({ url: sub.url });
+    const leadId = await h.lead();
+    const activityId = await record(w, leadId, 'started');
+    await waitFor(
+      async () => (await deliveryOf(activityId, subscriptionId))?.status === 'succeeded',
+    );
+    const delivery = await deliveryOf(activityId, subscriptionId);
+    expect(delivery?.attempts).toHaveLength(1);
+    expect(sub.received.map((r) => r.headers['webhook-id'])).toEqual([activityId]);
+    expect(await jobState(w, delivery?.id ?? '')).toBe('unknown');
+    expect(w.handle.deps.slots?.inUse).toBe(0);
+  });
+
+  it('with no free slot the head goes through the delivery queue, as before', async () => {
+    const w = await h.startWorker({}, { sendSlots: 0 });
+    const sub = await h.subscriber();
+    const { id: subscriptionId } = await h.subscription({ url: sub.url });
+    const leadId = await h.lead();
+    const activityId = await record(w, leadId, 'started');
+    await waitFor(
+      async () => (await deliveryOf(activityId, subscriptionId))?.status === 'succeeded',
+    );
+    const delivery = await deliveryOf(activityId, subscriptionId);
+    expect(delivery?.attempts).toHaveLength(1);
+    expect(await jobState(w, delivery?.id ?? '')).toBe('completed');
+  });
+
+  it('a fan-out sends at most its free slots itself and enqueues the other heads', async () => {
+    const w = await h.startWorker({}, { sendSlots: 1 });
+    const sub = await h.subscriber();
+    const subs = [
+      await h.subscription({ url: `${sub.url}?s=1` }),
+      await h.subscription({ url: `${sub.url}?s=2` }),
+      await h.subscription({ url: `${sub.url}?s=3` }),
+    ];
+    const leadId = await h.lead();
+    const activityId = await record(w, leadId, 'started');
+    const rows = async () => Promise.all(subs.map(({ id }) => deliveryOf(activityId, id)));
+    await waitFor(async () => (await rows()).every((d) => d?.status === 'succeeded'));
+    const states = await Promise.all((await rows()).map((d) => jobState(w, d?.id ?? '')));
+    expect(states.filter((s) => s === 'unknown')).toHaveLength(1);
+    expect(states.filter((s) => s === 'completed')).toHaveLength(2);
+    expect(sub.received).toHaveLength(3);
+  });
+});
+
 describe('ordering', () => {
   it('a slow subscriber gets a lead\u2019s activities in order, one at a time, without delaying another', async () => {
     const w = await h.startWorker({}, { concurrency: 8 });

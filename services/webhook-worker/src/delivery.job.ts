@@ -1,4 +1,5 @@
 import { newId } from '@leadhook/db';
+import type { Logger } from '@leadhook/observability';
 import { type AttemptResult, deliver, payloadOf } from '@leadhook/webhooks';
 import { attemptOutcome, enqueueOrLog, jittered, type WebhookDeps } from './webhook.deps.js';
 
@@ -54,8 +55,25 @@ export interface AttemptReport {
   result: AttemptResult;
 }
 
+/** The log line of one attempt (no URL, body or secret: ids, outcome, status, timing). */
+export function logAttempt(logger: Logger, report: AttemptReport): void {
+  logger.info(
+    {
+      delivery_id: report.deliveryId,
+      attempt: report.attempt,
+      subscription_id: report.subscriptionId,
+      lead_id: report.leadId,
+      outcome: report.outcome,
+      status_code: report.result.statusCode,
+      duration_ms: report.result.durationMs,
+      ...(report.result.error ? { error: report.result.error } : {}),
+    },
+    'delivery attempt',
+  );
+}
+
 /** A row of webhook_claim / webhook_record_attempt (the SQL type webhook_step). */
-interface Step {
+export interface Step {
   outcome: DeliveryOutcome | 'stale' | null;
   retry_at: Date | null;
   disabled_now: boolean | null;
@@ -127,8 +145,41 @@ export async function runDelivery(
   job: { delivery_id: string; attempt: number },
   onAttempt: (report: AttemptReport) => void = () => {},
 ): Promise<DeliveryJobResult> {
+  return walkChain(deps, await claim(deps, job.delivery_id, job.attempt), onAttempt);
+}
+
+/**
+ * Sends a delivery its fan-out claimed (webhook_fan_out_claim, see fanout.job.ts)
+ * and goes on down its chain exactly as a delivery job would after its claim.
+ */
+export function runClaimed(
+  deps: WebhookDeps,
+  step: Step,
+  onAttempt: (report: AttemptReport) => void = () => {},
+): Promise<DeliveryJobResult> {
+  return walkChain(deps, step, onAttempt);
+}
+
+/** A webhook_step that travelled as JSON (to_jsonb): its times back to Dates. */
+export function stepFromJson(json: Record<string, unknown>): Step {
+  const date = (key: string) => (json[key] == null ? null : new Date(json[key] as string));
+  return {
+    ...(json as unknown as Step),
+    retry_at: date('retry_at'),
+    due_at: date('due_at'),
+    previous_secret_expires_at: date('previous_secret_expires_at'),
+    occurred_at: date('occurred_at') as Date,
+    lead_created_at: date('lead_created_at') as Date,
+  };
+}
+
+async function walkChain(
+  deps: WebhookDeps,
+  first: Step,
+  onAttempt: (report: AttemptReport) => void,
+): Promise<DeliveryJobResult> {
   const started = Date.now();
-  let step = await claim(deps, job.delivery_id, job.attempt);
+  let step = first;
   let attempts = 0;
   for (;;) {
     const own = attempts === 0;

@@ -202,6 +202,43 @@ describe('the delivery functions', () => {
     expect(created.activityOccurredAt).toEqual(at);
   });
 
+  it('a fan-out claims at most p_claim due heads it created, leased; a killed sender leaves them to the reconciler', async () => {
+    const subs = [
+      await h.subscription({ url: 'http://127.0.0.1:9/a' }),
+      await h.subscription({ url: 'http://127.0.0.1:9/b' }),
+    ];
+    const leadId = await h.lead();
+    const a = await activity(leadId, 'started');
+    const { rows } = await pool.query<{
+      r: {
+        heads: { id: string }[];
+        claimed: { claim: string; delivery_id: string; url: string }[];
+      };
+    }>('SELECT webhook_fan_out_claim($1, now(), 0, 1, 300) AS r', [a]);
+    const out = rows[0]?.r;
+    expect(out?.claimed).toHaveLength(1);
+    expect(out?.heads).toHaveLength(1);
+    const claimed = out?.claimed[0];
+    expect(claimed).toMatchObject({ claim: 'claimed' });
+    expect(subs.map((s) => s.id)).toContain((await row(claimed?.delivery_id ?? '')).subscriptionId);
+    expect((await row(claimed?.delivery_id ?? '')).claimedUntil).not.toBeNull();
+    // The claimed one is leased (a second claim waits); the other is the queue's.
+    expect((await claim(claimed?.delivery_id ?? ''))?.claim).toBe('busy');
+    await reconcileOnce(deps(), { horizonMs: 0 });
+    expect(await inspect.getJob(`delivery-${claimed?.delivery_id}-0`)).toBeUndefined();
+    // Its sender dies without recording: once the lease lapses the reconciler sends it.
+    await new Promise((r) => setTimeout(r, 400));
+    await reconcileOnce(deps(), { horizonMs: 0 });
+    expect(await inspect.getJob(`delivery-${claimed?.delivery_id}-0`)).toBeDefined();
+    // Heads not due now are never claimed.
+    const later = await activity(await h.lead(), 'started');
+    const { rows: again } = await pool.query<{ r: { claimed: unknown[] } }>(
+      'SELECT webhook_fan_out_claim($1, now(), 60000, 5, 300) AS r',
+      [later],
+    );
+    expect(again[0]?.r.claimed).toEqual([]);
+  });
+
   it('a claim is a lease: a second claim waits for it, the reconciler leaves it alone', async () => {
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     const leadId = await h.lead();

@@ -1,7 +1,22 @@
+import {
+  type AttemptReport,
+  LEASE_MARGIN_MS,
+  logAttempt,
+  runClaimed,
+  stepFromJson,
+} from './delivery.job.js';
 import { enqueueNewDeliveries, enqueueOrLog, jittered, type WebhookDeps } from './webhook.deps.js';
 
 export type FanOutResult =
-  | { kind: 'fanned_out'; activities: number; deliveries: number; heads: number }
+  | {
+      kind: 'fanned_out';
+      activities: number;
+      deliveries: number;
+      /** Chain heads handed to the delivery queue. */
+      heads: number;
+      /** Chain heads claimed by the fan-out and being sent by this process. */
+      sent: number;
+    }
   | { kind: 'already_done' }
   | { kind: 'activity_not_found' };
 
@@ -10,25 +25,66 @@ interface FanOutRow {
   activities?: number;
   deliveries?: number;
   heads?: { id: string; attempt_count: number; due_ms: number | null; created: boolean }[];
+  claimed?: Record<string, unknown>[];
 }
+
+/** Heads one fan-out claims for itself at most (one per subscription it reaches). */
+const CLAIM_PER_FAN_OUT = 16;
 
 /**
  * Fans an activity out to its subscriptions (CONTRACT §3) with one call of the
  * SQL function webhook_fan_out (one transaction; its comment in migration
  * 20261122200000_webhook_hot_path says what it guarantees: a delivery per
  * selecting subscription, the outbox row closed, idempotent, chains ordered
- * even when a lead's fan-outs run out of order). Then the chains' new heads are
- * enqueued in one round trip. Every new delivery's first attempt is due after
- * the schedule's first entry, with one jitter for the fan-out.
+ * even when a lead's fan-outs run out of order), through webhook_fan_out_claim:
+ * the new chain heads that are due now are claimed in the same transaction, as
+ * many as this process has free sending slots (deps.slots), and sent at once
+ * from here, each in its slot and outside this job (the bypass of a delivery job
+ * and of a claim transaction per delivery: migration 20261122206000). The other
+ * heads are enqueued in one round trip. Every new delivery's first attempt is due
+ * after the schedule's first entry, with one jitter for the fan-out.
  */
-export async function fanOut(deps: WebhookDeps, activityId: string): Promise<FanOutResult> {
-  const { rows } = await deps.pool.query<{ r: FanOutRow }>(
-    'SELECT webhook_fan_out($1, $2, $3) AS r',
-    [activityId, deps.now(), jittered(deps.retryScheduleMs[0] ?? 0, deps.random)],
-  );
-  const row = rows[0]?.r;
-  if (!row) throw new Error('webhook_fan_out returned no row');
+export async function fanOut(
+  deps: WebhookDeps,
+  activityId: string,
+  onAttempt: (report: AttemptReport) => void = (report) => logAttempt(deps.logger, report),
+): Promise<FanOutResult> {
+  const slots = deps.slots;
+  const reserved = slots && !deps.stopping() ? slots.reserve(CLAIM_PER_FAN_OUT) : 0;
+  let row: FanOutRow | undefined;
+  try {
+    const { rows } = await deps.pool.query<{ r: FanOutRow }>(
+      'SELECT webhook_fan_out_claim($1, $2, $3, $4, $5) AS r',
+      [
+        activityId,
+        deps.now(),
+        jittered(deps.retryScheduleMs[0] ?? 0, deps.random),
+        reserved,
+        deps.timeoutMs + LEASE_MARGIN_MS,
+      ],
+    );
+    row = rows[0]?.r;
+  } finally {
+    slots?.release(reserved - (row?.claimed?.length ?? 0));
+  }
+  if (!row) throw new Error('webhook_fan_out_claim returned no row');
   if (row.result !== 'fanned_out') return { kind: row.result };
+
+  for (const claimed of row.claimed ?? []) {
+    const step = stepFromJson(claimed);
+    slots?.run(async () => {
+      try {
+        await runClaimed(deps, step, onAttempt);
+      } catch (err) {
+        // Its lease lapses and the reconciler enqueues it again (at-least-once).
+        deps.logger.error(
+          { err, delivery_id: step.delivery_id },
+          'delivery failed; the reconciler will retry it once its lease lapses',
+        );
+      }
+    });
+  }
+
   const heads = (row.heads ?? []).map((h) => ({
     deliveryId: h.id,
     attempt: h.attempt_count,
@@ -58,5 +114,6 @@ export async function fanOut(deps: WebhookDeps, activityId: string): Promise<Fan
     activities: row.activities ?? 0,
     deliveries: row.deliveries ?? 0,
     heads: heads.length,
+    sent: row.claimed?.length ?? 0,
   };
 }

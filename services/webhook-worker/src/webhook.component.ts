@@ -5,9 +5,10 @@ import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
 import { DelayedError, type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
-import { runDelivery } from './delivery.job.js';
+import { logAttempt, runDelivery } from './delivery.job.js';
 import { fanOut } from './fanout.job.js';
 import { reconcileOnce } from './reconciler.js';
+import { SendSlots } from './send-slots.js';
 import type { WebhookDeps } from './webhook.deps.js';
 
 export interface WebhookComponentOptions {
@@ -24,6 +25,12 @@ export interface WebhookComponentOptions {
    * to at once; a subscriber gets at most one request per lead at a time).
    */
   concurrency?: number;
+  /**
+   * Deliveries a fan-out may claim and send itself at once, beside the delivery
+   * jobs (fanout.job.ts). Default: the delivery concurrency; 0 sends every head
+   * through the delivery queue.
+   */
+  sendSlots?: number;
   /** Called once started (tests reach the deps and the reconciler through it). */
   onStarted?: (handle: WebhookHandle) => void;
 }
@@ -58,6 +65,7 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<unknown> | undefined;
   let stopped = false;
+  let slots: SendSlots | undefined;
 
   return {
     name: 'webhooks',
@@ -74,7 +82,9 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
         databaseUrl: config.databaseUrl,
         max: Math.min(16, activityConcurrency + deliveryConcurrency),
       });
+      slots = new SendSlots(options.sendSlots ?? deliveryConcurrency);
       const deps: WebhookDeps = {
+        slots,
         prisma,
         pool,
         queues,
@@ -131,7 +141,11 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
               activity_id: job.data.activity_id,
               result: result.kind,
               ...(result.kind === 'fanned_out'
-                ? { deliveries: result.deliveries, activities: result.activities }
+                ? {
+                    deliveries: result.deliveries,
+                    activities: result.activities,
+                    sent_at_once: result.sent,
+                  }
                 : {}),
               duration_ms: Date.now() - started,
             },
@@ -144,21 +158,7 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       const deliveryWorker = new Worker<{ delivery_id: string; attempt: number }>(
         'delivery',
         async (job: Job<{ delivery_id: string; attempt: number }>, token?: string) => {
-          const result = await runDelivery(deps, job.data, (report) => {
-            logger.info(
-              {
-                delivery_id: report.deliveryId,
-                attempt: report.attempt,
-                subscription_id: report.subscriptionId,
-                lead_id: report.leadId,
-                outcome: report.outcome,
-                status_code: report.result.statusCode,
-                duration_ms: report.result.durationMs,
-                ...(report.result.error ? { error: report.result.error } : {}),
-              },
-              'delivery attempt',
-            );
-          });
+          const result = await runDelivery(deps, job.data, (report) => logAttempt(logger, report));
           if (result.kind === 'skipped') {
             logger.debug(
               {
@@ -215,6 +215,9 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       const redisDown = clients.some((c) => c.status !== 'ready');
       await Promise.all(workers.map((w) => w.close(redisDown)));
       workers = [];
+      // The deliveries fan-outs are sending from here: each ends after its attempt
+      // (stopping() ends the chain walk) and is recorded before the pool closes.
+      await slots?.idle();
       for (const client of clients.splice(0)) client.disconnect();
       await prisma?.$disconnect();
       prisma = undefined;

@@ -3,6 +3,7 @@ import type { Logger } from '@leadhook/observability';
 import { QUEUES, type QueueSet } from '@leadhook/queue';
 import type { AttemptResult, Resolve } from '@leadhook/webhooks';
 import type { Counter, Histogram } from 'prom-client';
+import type { SendSlots } from './send-slots.js';
 
 /** What the webhook worker's jobs use; the component builds it from config. */
 export interface WebhookDeps {
@@ -29,6 +30,11 @@ export interface WebhookDeps {
   /** True once the process is stopping: jobs then stop going down their chains. */
   stopping: () => boolean;
   metrics: WebhookMetrics;
+  /**
+   * Where a fan-out sends the heads it claims itself (fanout.job.ts); absent, every
+   * head goes to the delivery queue.
+   */
+  slots?: SendSlots;
 }
 
 export interface WebhookMetrics {
