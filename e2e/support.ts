@@ -1,9 +1,11 @@
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort, waitFor as sharedWaitFor } from '@leadhook/worker-runtime/testing';
+
+export { freePort };
 
 /**
  * Process-level tests: the built `pnpm start` supervisor and the four built
@@ -37,30 +39,12 @@ export function ensureBuilt(): void {
   if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}${result.stderr}`);
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Polls until `probe` gives a value (errors count as "not yet"). */
-export async function waitFor<T>(
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+/**
+ * The shared waitFor with the patience of a process-level test: 30 s by default,
+ * polled every 200 ms, and an error (a process not listening yet) is "not yet".
+ */
+export function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  return sharedWaitFor(probe, { timeoutMs, intervalMs: 200, retryErrors: true });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { ensureBuilt, freePort } from '../support.js';
-import { PrivateRedis } from './private-servers.js';
+import { freePort, PrivateRedis } from '@leadhook/worker-runtime/testing';
+import { ensureBuilt } from '../support.js';
 import { Scenario } from './scenario.js';
 import { sleep } from './stack.js';
 import { CLEAN } from './verify.js';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { loadConfig } from '@leadhook/config';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
+import { closedPort, freePort } from '@leadhook/worker-runtime/testing';
 import request from 'supertest';
 import { createWorker } from './worker.js';
 
@@ -25,15 +25,6 @@ afterAll(async () => {
   await db.drop();
 });
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (typeof address !== 'object' || !address) throw new Error('no address');
-  return address.port;
-}
-
 async function startWorker(redisUrl: string) {
   const config = loadConfig({
     DATABASE_URL: db.url,
@@ -48,7 +39,7 @@ async function startWorker(redisUrl: string) {
 
 describe('webhook-worker', () => {
   it('listens on WEBHOOK_WORKER_PORT by default', async () => {
-    const free = await closedPort();
+    const free = await freePort();
     const config = loadConfig({ WEBHOOK_WORKER_PORT: String(free), DATABASE_URL: db.url });
     const worker = createWorker({ config, logger: silent });
     running.push(worker);
