@@ -37,12 +37,18 @@ export interface Harness {
 type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type AuthedAgent = Record<Verb, (path: string) => supertest.Test>;
 
-/** One fresh database per test file, the real app on it, closed in afterAll. */
-export async function startHarness(options: Partial<ApiOptions> = {}): Promise<Harness> {
+/**
+ * One fresh database per test file, the real app on it, closed in afterAll.
+ * `redisUrl`: another Redis than the machine's (a PrivateRedis a test stops).
+ */
+export async function startHarness(
+  options: Partial<ApiOptions> = {},
+  { redisUrl = TEST_REDIS_URL }: { redisUrl?: string } = {},
+): Promise<Harness> {
   const db = await createTestDatabase();
   const prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
   const queues = new QueueSet({
-    redisUrl: TEST_REDIS_URL,
+    redisUrl,
     prefix: `test-api-${randomBytes(4).toString('hex')}`,
   });
   const appWith = (extra: Partial<ApiOptions>) =>
