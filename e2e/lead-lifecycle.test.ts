@@ -1,5 +1,12 @@
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { createAccount, ensureBuilt, type Service, startService, waitFor } from './support.js';
+import {
+  createAccount,
+  ensureBuilt,
+  type Service,
+  startService,
+  validLead,
+  waitFor,
+} from './support.js';
 
 /**
  * A lead from a seller's POST to its outcome, through the real processes of
@@ -13,25 +20,6 @@ let db: TestDatabase;
 let service: Service;
 let api: (path: string, init?: { method?: string; body?: unknown }) => Promise<Response>;
 let postUrl: string;
-
-const LEAD = {
-  first_name: 'Jane',
-  last_name: 'Doe',
-  email: 'jane.doe@example.com',
-  current_insurance_carrier: 'Acme Mutual',
-  current_insurance_coverage: '100/300/100',
-  current_residence_address: '1 Market St',
-  current_residence_city: 'San Francisco',
-  // California has no contact rule of its own: CONTACT_HOURS alone applies.
-  current_residence_state: 'CA',
-  current_residence_zip: '94105',
-  date_of_birth: '1985-04-12',
-  gender: 'female',
-  marital_status: 'single',
-  credit_rating: 'good',
-  tcpa_opt_in_token: 'tok-e2e',
-  tcpa_opt_in_url: 'https://quotes.example.com/consent',
-};
 
 interface LeadDetail {
   outcome: string | null;
@@ -95,7 +83,7 @@ async function submit(phone: string): Promise<string> {
   const response = await fetch(postUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...LEAD, phone }),
+    body: JSON.stringify(validLead({ phone })),
   });
   expect(response.status).toBe(201);
   return ((await response.json()) as { lead_id: string }).lead_id;

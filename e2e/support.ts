@@ -47,6 +47,37 @@ export function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_0
   return sharedWaitFor(probe, { timeoutMs, intervalMs: 200, retryErrors: true });
 }
 
+const VALID_LEAD = {
+  first_name: 'Jane',
+  last_name: 'Doe',
+  email: 'jane.doe@example.com',
+  phone: '(415) 555-0100',
+  current_insurance_carrier: 'Acme Mutual',
+  current_insurance_coverage: '100/300/100',
+  current_residence_address: '1 Market St',
+  current_residence_city: 'San Francisco',
+  current_residence_state: 'CA',
+  current_residence_zip: '94105',
+  date_of_birth: '1985-04-12',
+  gender: 'female',
+  marital_status: 'single',
+  credit_rating: 'good',
+  tcpa_opt_in_token: 'tok-e2e',
+  tcpa_opt_in_url: 'https://quotes.example.com/consent',
+};
+
+export type LeadBody = Record<keyof typeof VALID_LEAD, string> & Record<string, string>;
+
+/**
+ * A lead body intake accepts: California, which has no contact rule of its own
+ * (CONTACT_HOURS alone applies), with a San Francisco number. Override what a
+ * test is about: a phone of its own (the same phone twice is a duplicate), the
+ * values a leak search looks for.
+ */
+export function validLead(overrides: Record<string, string> = {}): LeadBody {
+  return { ...VALID_LEAD, ...overrides };
+}
+
 /**
  * Waits until a process's /readyz answers 200 with every check ok, and returns
  * the checks. Intake is ready without Redis (it accepts leads while Redis is
