@@ -3,7 +3,7 @@ import { loadConfig } from '@leadhook/config';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
-import { closedPort, freePort } from '@leadhook/worker-runtime/testing';
+import { closedPort, freePort, waitFor } from '@leadhook/worker-runtime/testing';
 import request from 'supertest';
 import { createWorker } from './worker.js';
 
@@ -50,12 +50,10 @@ describe('webhook-worker', () => {
   it('answers /healthz, /readyz and /metrics under its own service name', async () => {
     const http = await startWorker(REDIS_URL);
     expect((await http.get('/healthz')).body).toEqual({ status: 'ok' });
-    let ready = await http.get('/readyz');
-    for (let i = 0; ready.status !== 200 && i < 100; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      ready = await http.get('/readyz');
-    }
-    expect(ready.status).toBe(200);
+    const ready = await waitFor(async () => {
+      const res = await http.get('/readyz');
+      return res.status === 200 ? res : undefined;
+    });
     expect(ready.body.checks).toEqual({ postgres: 'ok', redis: 'ok' });
     const metrics = await http.get('/metrics');
     expect(metrics.status).toBe(200);
