@@ -1,9 +1,12 @@
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import {
+  type ApiClient,
+  apiClient,
   createAccount,
   ensureBuilt,
   type Service,
   startService,
+  stopService,
   validLead,
   waitFor,
 } from './support.js';
@@ -18,7 +21,7 @@ import {
 
 let db: TestDatabase;
 let service: Service;
-let api: (path: string, init?: { method?: string; body?: unknown }) => Promise<Response>;
+let api: ApiClient;
 let postUrl: string;
 
 interface LeadDetail {
@@ -43,12 +46,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
   });
   const { api_key: apiKey } = await createAccount(db.url, 'E2E');
-  api = (path, init = {}) =>
-    fetch(`http://127.0.0.1:${service.ports.API_PORT}/api/v1${path}`, {
-      method: init.method ?? 'GET',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
+  api = apiClient(service.ports.API_PORT, apiKey);
   const playbook = (await (
     await api('/playbooks', {
       method: 'POST',
@@ -72,10 +70,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  if (service) {
-    service.process.kill('SIGTERM');
-    await service.exited;
-  }
+  await stopService(service);
   await db?.drop();
 });
 

@@ -7,6 +7,7 @@ import {
   freePort,
   type Service,
   startService,
+  stopService,
   validLead,
   waitFor,
 } from './support.js';
@@ -124,10 +125,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  if (service && service.process.exitCode === null) {
-    service.process.kill('SIGTERM');
-    await service.exited;
-  }
+  await stopService(service);
   await new Promise((resolve) => subscriber?.close(resolve));
   await db?.drop();
 });

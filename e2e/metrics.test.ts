@@ -8,6 +8,7 @@ import {
   ROOT,
   type Service,
   startService,
+  stopService,
   validLead,
   waitFor,
 } from './support.js';
@@ -117,10 +118,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  if (service) {
-    service.process.kill('SIGTERM');
-    await service.exited;
-  }
+  await stopService(service);
   await db?.drop();
 });
 

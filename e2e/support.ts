@@ -162,6 +162,13 @@ export async function startService(env: Record<string, string>, ports?: Ports): 
   return { ports: chosen, process: child, output, exited };
 }
 
+/** SIGTERMs `pnpm start`'s supervisor (if it still runs) and waits until it and its children exited. */
+export async function stopService(service: Service | undefined): Promise<void> {
+  if (!service || service.process.exitCode !== null) return;
+  service.process.kill('SIGTERM');
+  await service.exited;
+}
+
 /** One service process, run alone (`node services/<name>/dist/main.js`), as operators scale them. */
 export interface ServiceProcess {
   name: ServiceName;
