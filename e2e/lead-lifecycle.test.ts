@@ -1,5 +1,15 @@
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { createAccount, ensureBuilt, type Service, startService, waitFor } from './support.js';
+import {
+  type ApiClient,
+  apiClient,
+  createAccount,
+  ensureBuilt,
+  type Service,
+  startService,
+  stopService,
+  validLead,
+  waitFor,
+} from './support.js';
 
 /**
  * A lead from a seller's POST to its outcome, through the real processes of
@@ -11,27 +21,8 @@ import { createAccount, ensureBuilt, type Service, startService, waitFor } from 
 
 let db: TestDatabase;
 let service: Service;
-let api: (path: string, init?: { method?: string; body?: unknown }) => Promise<Response>;
+let api: ApiClient;
 let postUrl: string;
-
-const LEAD = {
-  first_name: 'Jane',
-  last_name: 'Doe',
-  email: 'jane.doe@example.com',
-  current_insurance_carrier: 'Acme Mutual',
-  current_insurance_coverage: '100/300/100',
-  current_residence_address: '1 Market St',
-  current_residence_city: 'San Francisco',
-  // California has no contact rule of its own: CONTACT_HOURS alone applies.
-  current_residence_state: 'CA',
-  current_residence_zip: '94105',
-  date_of_birth: '1985-04-12',
-  gender: 'female',
-  marital_status: 'single',
-  credit_rating: 'good',
-  tcpa_opt_in_token: 'tok-e2e',
-  tcpa_opt_in_url: 'https://quotes.example.com/consent',
-};
 
 interface LeadDetail {
   outcome: string | null;
@@ -55,12 +46,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
   });
   const { api_key: apiKey } = await createAccount(db.url, 'E2E');
-  api = (path, init = {}) =>
-    fetch(`http://127.0.0.1:${service.ports.API_PORT}/api/v1${path}`, {
-      method: init.method ?? 'GET',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
+  api = apiClient(service.ports.API_PORT, apiKey);
   const playbook = (await (
     await api('/playbooks', {
       method: 'POST',
@@ -84,10 +70,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  if (service) {
-    service.process.kill('SIGTERM');
-    await service.exited;
-  }
+  await stopService(service);
   await db?.drop();
 });
 
@@ -95,7 +78,7 @@ async function submit(phone: string): Promise<string> {
   const response = await fetch(postUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...LEAD, phone }),
+    body: JSON.stringify(validLead({ phone })),
   });
   expect(response.status).toBe(201);
   return ((await response.json()) as { lead_id: string }).lead_id;

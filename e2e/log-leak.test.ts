@@ -7,6 +7,8 @@ import {
   freePort,
   type Service,
   startService,
+  stopService,
+  validLead,
   waitFor,
 } from './support.js';
 
@@ -28,24 +30,14 @@ const received: { id: string; label: string; attempt: number }[] = [];
 let apiKey: string;
 
 /** Distinctive values: nothing else in the output can contain them by chance. */
-const JSON_LEAD = {
+const JSON_LEAD = validLead({
   first_name: 'Quillonia',
   last_name: 'Vexmoreland',
   email: 'zq7.leakprobe+json@leak-probe.example.com',
   phone: '(415) 555-0177',
-  current_insurance_carrier: 'Acme Mutual',
-  current_insurance_coverage: '100/300/100',
   current_residence_address: '77 Zephyrleak Avenue',
-  current_residence_city: 'San Francisco',
-  current_residence_state: 'CA',
-  current_residence_zip: '94105',
-  date_of_birth: '1985-04-12',
-  gender: 'female',
-  marital_status: 'single',
-  credit_rating: 'good',
   tcpa_opt_in_token: 'tok-leakprobe-8f3a91',
-  tcpa_opt_in_url: 'https://quotes.example.com/consent',
-};
+});
 const FORM_LEAD = {
   ...JSON_LEAD,
   first_name: 'Brannoxia',
@@ -133,10 +125,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  if (service && service.process.exitCode === null) {
-    service.process.kill('SIGTERM');
-    await service.exited;
-  }
+  await stopService(service);
   await new Promise((resolve) => subscriber?.close(resolve));
   await db?.drop();
 });

@@ -2,7 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { ensureBuilt, type Ports, ROOT, type Service, startService, waitFor } from './support.js';
+import {
+  ensureBuilt,
+  type Ports,
+  ROOT,
+  type Service,
+  startService,
+  stopService,
+  validLead,
+  waitFor,
+} from './support.js';
 
 /**
  * What an operator scrapes: the four real processes of `pnpm start` serve every
@@ -65,24 +74,7 @@ function servedTypes(text: string): Map<string, string> {
   return types;
 }
 
-const LEAD = {
-  first_name: 'Jane',
-  last_name: 'Doe',
-  email: 'jane.doe@example.com',
-  phone: '(415) 555-0199',
-  current_insurance_carrier: 'Acme Mutual',
-  current_insurance_coverage: '100/300/100',
-  current_residence_address: '1 Market St',
-  current_residence_city: 'San Francisco',
-  current_residence_state: 'CA',
-  current_residence_zip: '94105',
-  date_of_birth: '1985-04-12',
-  gender: 'female',
-  marital_status: 'single',
-  credit_rating: 'good',
-  tcpa_opt_in_token: 'tok-metrics',
-  tcpa_opt_in_url: 'https://quotes.example.com/consent',
-};
+const LEAD = validLead({ phone: '(415) 555-0199', tcpa_opt_in_token: 'tok-metrics' });
 
 let db: TestDatabase;
 let service: Service;
@@ -126,10 +118,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  if (service) {
-    service.process.kill('SIGTERM');
-    await service.exited;
-  }
+  await stopService(service);
   await db?.drop();
 });
 

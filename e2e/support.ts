@@ -1,9 +1,11 @@
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort, waitFor as sharedWaitFor } from '@leadhook/worker-runtime/testing';
+
+export { freePort };
 
 /**
  * Process-level tests: the built `pnpm start` supervisor and the four built
@@ -37,30 +39,43 @@ export function ensureBuilt(): void {
   if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}${result.stderr}`);
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+/**
+ * The shared waitFor with the patience of a process-level test: 30 s by default,
+ * polled every 200 ms, and an error (a process not listening yet) is "not yet".
+ */
+export function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  return sharedWaitFor(probe, { timeoutMs, intervalMs: 200, retryErrors: true });
 }
 
-/** Polls until `probe` gives a value (errors count as "not yet"). */
-export async function waitFor<T>(
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+const VALID_LEAD = {
+  first_name: 'Jane',
+  last_name: 'Doe',
+  email: 'jane.doe@example.com',
+  phone: '(415) 555-0100',
+  current_insurance_carrier: 'Acme Mutual',
+  current_insurance_coverage: '100/300/100',
+  current_residence_address: '1 Market St',
+  current_residence_city: 'San Francisco',
+  current_residence_state: 'CA',
+  current_residence_zip: '94105',
+  date_of_birth: '1985-04-12',
+  gender: 'female',
+  marital_status: 'single',
+  credit_rating: 'good',
+  tcpa_opt_in_token: 'tok-e2e',
+  tcpa_opt_in_url: 'https://quotes.example.com/consent',
+};
+
+export type LeadBody = Record<keyof typeof VALID_LEAD, string> & Record<string, string>;
+
+/**
+ * A lead body intake accepts: California, which has no contact rule of its own
+ * (CONTACT_HOURS alone applies), with a San Francisco number. Override what a
+ * test is about: a phone of its own (the same phone twice is a duplicate), the
+ * values a leak search looks for.
+ */
+export function validLead(overrides: Record<string, string> = {}): LeadBody {
+  return { ...VALID_LEAD, ...overrides };
 }
 
 /**
@@ -145,6 +160,13 @@ export async function startService(env: Record<string, string>, ports?: Ports): 
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   for (const port of Object.values(chosen)) await waitForAllChecks(port, 60_000);
   return { ports: chosen, process: child, output, exited };
+}
+
+/** SIGTERMs `pnpm start`'s supervisor (if it still runs) and waits until it and its children exited. */
+export async function stopService(service: Service | undefined): Promise<void> {
+  if (!service || service.process.exitCode !== null) return;
+  service.process.kill('SIGTERM');
+  await service.exited;
 }
 
 /** One service process, run alone (`node services/<name>/dist/main.js`), as operators scale them. */

@@ -1,5 +1,4 @@
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { ensureBuilt, type ServiceName } from '../support.js';
+import type { ServiceName } from '../support.js';
 import { Scenario } from './scenario.js';
 import { sleep } from './stack.js';
 import { CLEAN } from './verify.js';
@@ -17,22 +16,14 @@ const WINDOW_MS = 1500;
 /** How long the pipeline may take to catch up afterwards. */
 const SETTLE_MS = 600_000;
 
-let db: TestDatabase;
 let scenario: Scenario;
 
 beforeAll(async () => {
-  ensureBuilt();
-  db = await createTestDatabase();
-  scenario = await Scenario.start({
-    databaseUrl: db.url,
-    redisUrl: 'redis://127.0.0.1:6379',
-    queuePrefix: `e2e-kill-${process.pid}-${Date.now()}`,
-  });
+  scenario = await Scenario.startOnTestDatabase('kill');
 }, 120_000);
 
 afterAll(async () => {
   await scenario?.close();
-  await db?.drop();
 }, 120_000);
 
 it('loses nothing and runs nothing twice when each process is killed in turn under load', async () => {

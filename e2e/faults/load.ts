@@ -1,5 +1,5 @@
 import { Agent, createServer, request, type Server } from 'node:http';
-import { freePort } from '../support.js';
+import { freePort, validLead } from '../support.js';
 
 /**
  * The two outside parties of a fault test: a seller posting leads at a steady
@@ -7,29 +7,18 @@ import { freePort } from '../support.js';
  * records every webhook it is sent.
  */
 
-/** A distinct valid lead: California (no state rule), San Francisco numbers. */
+/** Lead n of a stream: a valid lead with a phone and external_id of its own. */
 export function leadBody(n: number, tag: string): Record<string, string> {
   const exchange = 200 + Math.floor(n / 10_000);
   const line = String(n % 10_000).padStart(4, '0');
-  return {
+  return validLead({
     first_name: 'Fault',
     last_name: `Lead${n}`,
     email: `fault${n}@example.com`,
     phone: `+1415${exchange}${line}`,
-    current_insurance_carrier: 'Acme Mutual',
-    current_insurance_coverage: '100/300/100',
-    current_residence_address: '1 Market St',
-    current_residence_city: 'San Francisco',
-    current_residence_state: 'CA',
-    current_residence_zip: '94103',
-    date_of_birth: '1985-04-12',
-    gender: 'female',
-    marital_status: 'married',
-    credit_rating: 'good',
     tcpa_opt_in_token: `tok-${n}`,
-    tcpa_opt_in_url: 'https://quotes.example.com/consent',
     external_id: `${tag}-${n}`,
-  };
+  });
 }
 
 /** Leads of every stream of this test file are distinct (phones included): not duplicates. */

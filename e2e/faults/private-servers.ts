@@ -1,50 +1,15 @@
-import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createRedis } from '@leadhook/queue';
-import { waitFor } from '../support.js';
 
 /**
  * Servers a fault test may stop: the machine's PostgreSQL and Redis are shared
  * with other test runs and are never stopped, so a test that takes one away
- * starts its own.
+ * starts its own (Redis: PrivateRedis of @leadhook/worker-runtime/testing, which
+ * the services' own outage tests use too).
  */
-
-/** A throwaway Redis that keeps nothing on disk, like the operators' (DESIGN.md). */
-export class PrivateRedis {
-  private process: ChildProcess | undefined;
-  constructor(readonly port: number) {}
-
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    this.process = spawn(
-      'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
-    );
-    const probe = createRedis(this.url);
-    try {
-      await waitFor(async () => ((await probe.ping()) === 'PONG' ? true : undefined));
-    } finally {
-      probe.disconnect();
-    }
-  }
-
-  /** Kills it: whatever it held is gone (no persistence). */
-  async stop(): Promise<void> {
-    const child = this.process;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-    this.process = undefined;
-  }
-}
 
 const execFileAsync = promisify(execFile);
 const PG_BIN = process.env.POSTGRES_BIN_DIR ?? '/usr/lib/postgresql/15/bin';

@@ -1,6 +1,4 @@
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { ensureBuilt, freePort } from '../support.js';
-import { PrivateRedis } from './private-servers.js';
+import { freePort, PrivateRedis } from '@leadhook/worker-runtime/testing';
 import { Scenario } from './scenario.js';
 import { sleep } from './stack.js';
 import { CLEAN } from './verify.js';
@@ -25,27 +23,19 @@ const TRICKLE_RATE = 5;
 const OUTAGE_MS = 30_000;
 const SETTLE_MS = 600_000;
 
-let db: TestDatabase;
 let redis: PrivateRedis;
 let scenario: Scenario;
 
 beforeAll(async () => {
-  ensureBuilt();
-  db = await createTestDatabase();
   redis = new PrivateRedis(await freePort());
   await redis.start();
-  scenario = await Scenario.start({
-    databaseUrl: db.url,
-    redisUrl: redis.url,
-    queuePrefix: 'e2e-redis',
-  });
+  scenario = await Scenario.startOnTestDatabase('redis', { redisUrl: redis.url });
 }, 120_000);
 
 afterAll(async () => {
   // The private Redis goes with its keys.
   await scenario?.close(false);
   await redis?.stop();
-  await db?.drop();
 }, 120_000);
 
 it('answers 201 while Redis is away and catches up from PostgreSQL once it is back empty', async () => {

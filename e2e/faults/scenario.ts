@@ -1,3 +1,5 @@
+import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { ensureBuilt } from '../support.js';
 import { LeadStream, Subscriber } from './load.js';
 import { createFixture, type Fixture, Stack, type StackOptions } from './stack.js';
 import { type Findings, findings, settle } from './verify.js';
@@ -8,11 +10,40 @@ import { type Findings, findings, settle } from './verify.js';
  * the wait for the pipeline to catch up, and the checks.
  */
 export class Scenario {
+  /** A test database this scenario made for itself (startOnTestDatabase): dropped by close. */
+  private database: TestDatabase | undefined;
+
   private constructor(
     readonly stack: Stack,
     readonly subscriber: Subscriber,
     readonly fixture: Fixture,
   ) {}
+
+  /**
+   * The usual start of a fault test: the built services on a fresh test database
+   * (dropped by close) and the machine's Redis (or `redisUrl`), with queue keys
+   * under a prefix of this run (`e2e-<tag>-…`).
+   */
+  static async startOnTestDatabase(
+    tag: string,
+    options: { redisUrl?: string; workerCopies?: number } = {},
+  ): Promise<Scenario> {
+    ensureBuilt();
+    const database = await createTestDatabase();
+    try {
+      const scenario = await Scenario.start({
+        databaseUrl: database.url,
+        redisUrl: options.redisUrl ?? 'redis://127.0.0.1:6379',
+        queuePrefix: `e2e-${tag}-${process.pid}-${Date.now()}`,
+        workerCopies: options.workerCopies ?? 1,
+      });
+      scenario.database = database;
+      return scenario;
+    } catch (err) {
+      await database.drop();
+      throw err;
+    }
+  }
 
   static async start(options: StackOptions & { workerCopies?: number }): Promise<Scenario> {
     const subscriber = new Subscriber();
@@ -58,12 +89,17 @@ export class Scenario {
     return findings(this.stack.options.databaseUrl, accepted, this.subscriber);
   }
 
-  /** Stops every process, drops the queues' keys (when `dropKeys`) and the subscriber. */
+  /**
+   * Stops every process, drops the queues' keys (when `dropKeys`), the subscriber
+   * and the test database it made.
+   */
   async close(dropKeys = true): Promise<void> {
     // A test that failed mid-load leaves its stream posting: stop it, or its timer
     // keeps jest from exiting.
     await Promise.all(this.streams.map((stream) => stream.stop()));
     await (dropKeys ? this.stack.dispose() : this.stack.killAll());
     await this.subscriber.stop();
+    await this.database?.drop();
+    this.database = undefined;
   }
 }

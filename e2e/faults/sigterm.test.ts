@@ -1,6 +1,5 @@
 import { connect } from 'node:net';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { ensureBuilt, type Service, type ServiceName, startService } from '../support.js';
+import { type Service, type ServiceName, startService } from '../support.js';
 import { LeadStream, leadBody } from './load.js';
 import { Scenario } from './scenario.js';
 import { SHUTDOWN_TIMEOUT_MS, sleep } from './stack.js';
@@ -19,18 +18,11 @@ const SETTLE_MS = 600_000;
 /** Process exit and the test's own event loop on a busy machine, beyond the bound. */
 const EXIT_SLACK_MS = 1500;
 
-let db: TestDatabase;
 let scenario: Scenario;
 let supervisor: Service | undefined;
 
 beforeAll(async () => {
-  ensureBuilt();
-  db = await createTestDatabase();
-  scenario = await Scenario.start({
-    databaseUrl: db.url,
-    redisUrl: 'redis://127.0.0.1:6379',
-    queuePrefix: `e2e-sigterm-${process.pid}-${Date.now()}`,
-  });
+  scenario = await Scenario.startOnTestDatabase('sigterm');
 }, 120_000);
 
 afterAll(async () => {
@@ -40,7 +32,6 @@ afterAll(async () => {
     await supervisor.exited;
   }
   await scenario?.close();
-  await db?.drop();
 }, 120_000);
 
 /**
@@ -164,7 +155,7 @@ it('pnpm start stops all four on SIGTERM under load within SHUTDOWN_TIMEOUT_MS +
   // Started again, the service finishes what the stopped one left.
   supervisor = await startService(stack.env, service.ports);
   try {
-    await settle(db.url, subscriber, SETTLE_MS);
+    await settle(stack.options.databaseUrl, subscriber, SETTLE_MS);
   } catch (err) {
     throw new Error(`${(err as Error).message}\n${supervisor.output().slice(-20_000)}`);
   }

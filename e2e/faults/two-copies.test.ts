@@ -1,5 +1,3 @@
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { ensureBuilt } from '../support.js';
 import { Scenario } from './scenario.js';
 import { sleep } from './stack.js';
 import { CLEAN } from './verify.js';
@@ -15,23 +13,14 @@ const RATE = 100;
 const LOAD_MS = 3000;
 const SETTLE_MS = 600_000;
 
-let db: TestDatabase;
 let scenario: Scenario;
 
 beforeAll(async () => {
-  ensureBuilt();
-  db = await createTestDatabase();
-  scenario = await Scenario.start({
-    databaseUrl: db.url,
-    redisUrl: 'redis://127.0.0.1:6379',
-    queuePrefix: `e2e-copies-${process.pid}-${Date.now()}`,
-    workerCopies: 2,
-  });
+  scenario = await Scenario.startOnTestDatabase('copies', { workerCopies: 2 });
 }, 120_000);
 
 afterAll(async () => {
   await scenario?.close();
-  await db?.drop();
 }, 120_000);
 
 it('runs each enrollment, step, delivery and attempt once with two copies of each worker', async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { createLogger } from '@leadhook/observability';
+import { waitFor } from '@leadhook/worker-runtime/testing';
 import { ROOT } from './paths.js';
 import {
   type BackoffOptions,
@@ -64,16 +65,6 @@ function alive(pid: number): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('waitFor timed out');
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 

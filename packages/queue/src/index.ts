@@ -1,5 +1,7 @@
 export type { OutboxRelayOptions } from './outbox-relay.js';
 export { OutboxRelay, oldestOpenOutboxAgeSeconds } from './outbox-relay.js';
+export type { PeriodicTaskOptions } from './periodic-task.js';
+export { PeriodicTask } from './periodic-task.js';
 export type { JobPayloads, QueueSetOptions, Topic } from './queues.js';
 export {
   createRedis,

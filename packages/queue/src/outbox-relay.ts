@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { PeriodicTask } from './periodic-task.js';
 import { isTopic, type JobPayloads, type QueueSet, type Topic } from './queues.js';
 
 /**
@@ -36,33 +37,23 @@ interface ClaimedRow {
 }
 
 export class OutboxRelay {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
+  private readonly loop: PeriodicTask;
 
-  constructor(private readonly options: OutboxRelayOptions) {}
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.loop = new PeriodicTask({
+      run: () => this.relayOnce(),
+      intervalMs: options.intervalMs ?? 1000,
+      onError: (err) => options.onError?.(err),
+    });
+  }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Stops the loop and waits for a round in progress. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.relayOnce()
-        .catch((err: unknown) => this.options.onError?.(err))
-        .finally(() => this.schedule(this.options.intervalMs ?? 1000));
-    }, delayMs);
-    this.timer.unref();
+    await this.loop.stop();
   }
 
   /** One round: claims due rows and enqueues them. Returns how many were enqueued. */

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from '@leadhook/db';
+import { PeriodicTask } from '@leadhook/queue';
 
 /**
  * The retention job (issue 6): removes what leadhook no longer needs, on a timer
@@ -14,8 +15,7 @@ import type { Pool, PoolClient } from '@leadhook/db';
  * Every worker runs it; a session-level advisory lock taken with
  * pg_try_advisory_lock lets one copy work at a time and the others skip the
  * round. A process that dies mid-round loses its session, and with it the lock.
- * An interval timer, not a repeatable BullMQ job: Redis keeps nothing on disk
- * and would forget the schedule.
+ * Its timer is a PeriodicTask (packages/queue), as the outbox relay's.
  */
 
 export type RetentionKind = 'idempotency_keys' | 'outbox' | 'attempt_bodies';
@@ -86,34 +86,23 @@ const STATEMENTS: Record<RetentionKind, string> = {
 };
 
 export class RetentionJob {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private started = false;
-  private stopped = false;
+  private readonly loop: PeriodicTask;
 
-  constructor(private readonly options: RetentionOptions) {}
+  constructor(private readonly options: RetentionOptions) {
+    this.loop = new PeriodicTask({
+      run: () => this.runOnce(),
+      intervalMs: options.intervalMs ?? 60_000,
+      onError: (err) => options.onError?.(err),
+    });
+  }
 
   start(): void {
-    if (this.started || this.stopped) return;
-    this.started = true;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Stops the timer; a round in progress ends after its current batch. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce()
-        .catch((err: unknown) => this.options.onError?.(err))
-        .finally(() => this.schedule(this.options.intervalMs ?? 60_000));
-    }, delayMs);
-    this.timer.unref();
+    await this.loop.stop();
   }
 
   /**
@@ -160,7 +149,7 @@ export class RetentionJob {
       attempt_bodies: 0,
     };
     for (const kind of RETENTION_KINDS) {
-      for (let batch = 0; batch < maxBatches && !this.stopped; batch++) {
+      for (let batch = 0; batch < maxBatches && !this.loop.stopped; batch++) {
         const { rowCount } = await client.query(STATEMENTS[kind], [batchSize, ages[kind]]);
         const count = rowCount ?? 0;
         if (count > 0) {

@@ -5,7 +5,6 @@ import {
   httpObservability,
   type Logger,
   type Metrics,
-  type ReadinessCheck,
 } from '@leadhook/observability';
 import type { QueueSet } from '@leadhook/queue';
 import express, { type Express, type RequestHandler, Router } from 'express';
@@ -45,8 +44,6 @@ export interface ApiDeps {
   /** Producers for the activity jobs that POST /leads/{id}/activities announces. */
   queues: QueueSet;
   options: ApiOptions;
-  /** Readiness checks besides PostgreSQL's (main adds Redis). */
-  readinessChecks?: Record<string, ReadinessCheck>;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -116,7 +113,12 @@ export function apiRouter(deps: ApiDeps): Router {
   return router;
 }
 
-/** The management API (CONTRACT §2) with health, readiness and metrics. */
+/**
+ * The management API (CONTRACT §2) with health, readiness and metrics. Ready
+ * means PostgreSQL answers: Redis is reported in /readyz but optional, since the
+ * API's only use of it is the fast-path enqueue of a reported activity, which
+ * fails fast and is covered by the outbox row committed with the activity.
+ */
 export function createApp(deps: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -125,7 +127,8 @@ export function createApp(deps: ApiDeps): Express {
   );
   app.use(
     healthRoutes({
-      checks: { postgres: () => deps.prisma.$queryRaw`SELECT 1`, ...deps.readinessChecks },
+      checks: { postgres: () => deps.prisma.$queryRaw`SELECT 1` },
+      optionalChecks: { redis: () => deps.queues.redis.ping() },
       registry: deps.metrics.registry,
     }),
   );

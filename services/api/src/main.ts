@@ -17,7 +17,8 @@ const metrics = createMetrics('api');
 const prisma = createPrisma({ databaseUrl: config.databaseUrl });
 // Activities reported through POST /leads/{id}/activities are announced on the
 // activity queue. Producers fail fast: the outbox row committed with each
-// activity is relayed once Redis is back, so a report never waits on Redis.
+// activity is relayed once Redis is back, so a report never waits on Redis, and
+// /readyz reports Redis without making it a condition of readiness (app.ts).
 const queues = new QueueSet({ redisUrl: config.redisUrl, prefix: config.queuePrefix });
 
 const app = createApp({
@@ -30,7 +31,6 @@ const app = createApp({
     webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
     webhookTimeoutMs: config.webhookTimeoutMs,
   },
-  readinessChecks: { redis: () => queues.redis.ping() },
 });
 const server = createServer(app);
 const port = await listen(server, config.apiPort);

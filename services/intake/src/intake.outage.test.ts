@@ -1,60 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { createPool } from '@leadhook/db';
 import { OutboxRelay, QueueSet } from '@leadhook/queue';
-import { Redis } from 'ioredis';
+import { closedPort, freePort, PrivateRedis } from '@leadhook/worker-runtime/testing';
 import request from 'supertest';
 import { countRows, createHarness, type Harness, validLead, waitFor } from './testing/harness.js';
-
-/** A port nothing listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A throwaway Redis that keeps nothing on disk, like the operators' (DESIGN.md). */
-class PrivateRedis {
-  private process: ChildProcess | undefined;
-  constructor(readonly port: number) {}
-
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    const child = spawn(
-      'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
-    );
-    this.process = child;
-    const probe = new Redis({ port: this.port, lazyConnect: true, retryStrategy: () => null });
-    try {
-      await waitFor(async () => {
-        await probe.connect().catch(() => {});
-        return (await probe.ping().catch(() => '')) === 'PONG';
-      });
-    } finally {
-      probe.disconnect();
-    }
-  }
-
-  async stop(): Promise<void> {
-    const child = this.process;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-    this.process = undefined;
-  }
-}
 
 describe('PostgreSQL unavailable', () => {
   let h: Harness;
@@ -70,7 +18,7 @@ describe('PostgreSQL unavailable', () => {
   it('answers 503 unavailable with Retry-After when PostgreSQL cannot be reached', async () => {
     const source = await h.makeSource();
     const deadPool = createPool({
-      databaseUrl: `postgresql://postgres@127.0.0.1:${await freePort()}/x`,
+      databaseUrl: `postgresql://postgres@127.0.0.1:${await closedPort()}/x`,
     });
     try {
       const res = await request(h.buildApp({ pool: deadPool }))

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { loadConfig } from '@leadhook/config';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
+import { closedPort, waitFor } from '@leadhook/worker-runtime/testing';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import request from 'supertest';
@@ -24,26 +24,6 @@ afterEach(async () => {
 afterAll(async () => {
   await db.drop();
 });
-
-/** A port nothing listens on: bound once, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (typeof address !== 'object' || !address) throw new Error('no address');
-  return address.port;
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('waitFor timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function startWorker(env: Record<string, string> = {}) {
   const prefix = `t${randomBytes(5).toString('hex')}`;

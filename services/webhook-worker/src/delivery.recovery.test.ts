@@ -1,10 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ActivityRecorder } from '@leadhook/activities';
 import { createLogger } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
+import { freePort } from '@leadhook/worker-runtime/testing';
 import { forgetRedis, Harness, REDIS_URL, waitFor } from './testing/harness.js';
 
 // At-least-once (CONTRACT §3, DESIGN.md): PostgreSQL is the truth; a worker killed
@@ -31,15 +31,6 @@ afterEach(async () => {
 afterAll(async () => {
   await h.close();
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (typeof address !== 'object' || !address) throw new Error('no address');
-  return address.port;
-}
 
 async function recorderOn(prefix: string): Promise<ActivityRecorder> {
   const queues = new QueueSet({ redisUrl: REDIS_URL, prefix });

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { loadConfig } from '@leadhook/config';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
+import { closedPort, freePort, waitFor } from '@leadhook/worker-runtime/testing';
 import request from 'supertest';
 import { createWorker } from './worker.js';
 
@@ -25,15 +25,6 @@ afterAll(async () => {
   await db.drop();
 });
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (typeof address !== 'object' || !address) throw new Error('no address');
-  return address.port;
-}
-
 async function startWorker(redisUrl: string) {
   const config = loadConfig({
     DATABASE_URL: db.url,
@@ -48,7 +39,7 @@ async function startWorker(redisUrl: string) {
 
 describe('webhook-worker', () => {
   it('listens on WEBHOOK_WORKER_PORT by default', async () => {
-    const free = await closedPort();
+    const free = await freePort();
     const config = loadConfig({ WEBHOOK_WORKER_PORT: String(free), DATABASE_URL: db.url });
     const worker = createWorker({ config, logger: silent });
     running.push(worker);
@@ -59,12 +50,10 @@ describe('webhook-worker', () => {
   it('answers /healthz, /readyz and /metrics under its own service name', async () => {
     const http = await startWorker(REDIS_URL);
     expect((await http.get('/healthz')).body).toEqual({ status: 'ok' });
-    let ready = await http.get('/readyz');
-    for (let i = 0; ready.status !== 200 && i < 100; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      ready = await http.get('/readyz');
-    }
-    expect(ready.status).toBe(200);
+    const ready = await waitFor(async () => {
+      const res = await http.get('/readyz');
+      return res.status === 200 ? res : undefined;
+    });
     expect(ready.body.checks).toEqual({ postgres: 'ok', redis: 'ok' });
     const metrics = await http.get('/metrics');
     expect(metrics.status).toBe(200);

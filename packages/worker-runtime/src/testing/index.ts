@@ -6,4 +6,5 @@ export {
   createOutboxRow,
   createOwner,
 } from './fixtures.js';
-export { closedPort, waitFor } from './wait.js';
+export { PrivateRedis } from './private-redis.js';
+export { closedPort, freePort, type WaitOptions, waitFor } from './wait.js';

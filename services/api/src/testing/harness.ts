@@ -8,6 +8,8 @@ import supertest from 'supertest';
 import { type ApiOptions, createApp } from '../app.js';
 import { expectDocumentedResponse } from './openapi-responses.js';
 
+export { waitFor } from '@leadhook/worker-runtime/testing';
+
 export const PUBLIC_BASE_URL = 'https://leads.example.test';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -35,12 +37,18 @@ export interface Harness {
 type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type AuthedAgent = Record<Verb, (path: string) => supertest.Test>;
 
-/** One fresh database per test file, the real app on it, closed in afterAll. */
-export async function startHarness(options: Partial<ApiOptions> = {}): Promise<Harness> {
+/**
+ * One fresh database per test file, the real app on it, closed in afterAll.
+ * `redisUrl`: another Redis than the machine's (a PrivateRedis a test stops).
+ */
+export async function startHarness(
+  options: Partial<ApiOptions> = {},
+  { redisUrl = TEST_REDIS_URL }: { redisUrl?: string } = {},
+): Promise<Harness> {
   const db = await createTestDatabase();
   const prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
   const queues = new QueueSet({
-    redisUrl: TEST_REDIS_URL,
+    redisUrl,
     prefix: `test-api-${randomBytes(4).toString('hex')}`,
   });
   const appWith = (extra: Partial<ApiOptions>) =>
@@ -107,18 +115,4 @@ export function playbookBody(overrides: Record<string, unknown> = {}) {
 
 export function sourceBody(playbookId: string, overrides: Record<string, unknown> = {}) {
   return { name: 'Acme Leads', source_type: 'vendor', playbook_id: playbookId, ...overrides };
-}
-
-/** Polls until `check` returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function waitFor<T>(
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  { timeoutMs = 5_000, intervalMs = 25 }: { timeoutMs?: number; intervalMs?: number } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`waitFor timed out after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
 }

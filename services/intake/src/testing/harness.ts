@@ -21,6 +21,8 @@ import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import { createApp, type IntakeOptions } from '../app.js';
 
+export { waitFor } from '@leadhook/worker-runtime/testing';
+
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export interface TestSource {
@@ -194,27 +196,6 @@ export function validLead(overrides: Record<string, unknown> = {}): Record<strin
     tcpa_opt_in_url: 'https://quotes.example.com/auto?step=consent',
     ...overrides,
   };
-}
-
-/** Polls until `check` returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function waitFor<T>(
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  { timeoutMs = 10_000, intervalMs = 50 }: { timeoutMs?: number; intervalMs?: number } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`waitFor timed out after ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
 }
 
 /** Counts rows of a table (optionally filtered by a SQL condition with parameters). */

@@ -4,25 +4,14 @@ import { createAccount, createPrisma, newId, type Prisma, type PrismaClient } fr
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
+import { waitFor } from '@leadhook/worker-runtime/testing';
 import { Redis } from 'ioredis';
 import type { PlaybookComponentOptions, PlaybookHandle } from '../playbook.component.js';
 import { createWorker } from '../worker.js';
 
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export { waitFor };
 
-/** Polls until probe returns a value (never a fixed sleep for a result). */
-export async function waitFor<T>(
-  probe: () => Promise<T | undefined | null | false>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error('waitFor timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export interface RunningWorker {
   runtime: WorkerRuntime;

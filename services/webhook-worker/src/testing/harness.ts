@@ -9,25 +9,14 @@ import { createLogger } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
 import { generateSecret } from '@leadhook/webhooks';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
+import { waitFor } from '@leadhook/worker-runtime/testing';
 import { Redis } from 'ioredis';
 import type { WebhookComponentOptions, WebhookHandle } from '../webhook.component.js';
 import { createWorker } from '../worker.js';
 
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export { waitFor };
 
-/** Polls until probe returns a value (never a fixed sleep for a result). */
-export async function waitFor<T>(
-  probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error('waitFor timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export interface ReceivedRequest {
   at: number;

@@ -1,0 +1,55 @@
+/**
+ * A round of work repeated on a timer in the process (the outbox relay, the
+ * retention job): the first round at once, each next one `intervalMs` after the
+ * previous one ended, so rounds never overlap. A round that throws is reported
+ * to onError and the loop goes on. The timer is unref'd: it never keeps a
+ * process alive. Not a repeatable BullMQ job: Redis keeps nothing on disk and
+ * would forget the schedule.
+ */
+
+export interface PeriodicTaskOptions {
+  /** One round. */
+  run: () => Promise<unknown>;
+  /** Pause between the end of a round and the start of the next (ms). */
+  intervalMs: number;
+  /** Called with what a round threw. */
+  onError?: (err: unknown) => void;
+}
+
+export class PeriodicTask {
+  private timer: NodeJS.Timeout | undefined;
+  private round: Promise<unknown> | undefined;
+  private state: 'idle' | 'started' | 'stopped' = 'idle';
+
+  constructor(private readonly options: PeriodicTaskOptions) {}
+
+  /** True once stop() was called (until a new start): a long round may end early. */
+  get stopped(): boolean {
+    return this.state === 'stopped';
+  }
+
+  /** Starts the loop; nothing when it runs already. */
+  start(): void {
+    if (this.state === 'started') return;
+    this.state = 'started';
+    this.schedule(0);
+  }
+
+  /** Stops the loop and waits for a round in progress. */
+  async stop(): Promise<void> {
+    this.state = 'stopped';
+    clearTimeout(this.timer);
+    await this.round;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.state !== 'started') return;
+    this.timer = setTimeout(() => {
+      this.round = this.options
+        .run()
+        .catch((err: unknown) => this.options.onError?.(err))
+        .finally(() => this.schedule(this.options.intervalMs));
+    }, delayMs);
+    this.timer.unref();
+  }
+}
