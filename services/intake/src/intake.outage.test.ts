@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createPool } from '@leadhook/db';
-import { OutboxRelay, QueueSet } from '@leadhook/queue';
+import { OutboxRelay, outboxTopicsRelayedBy, QueueSet } from '@leadhook/queue';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { countRows, createHarness, type Harness, validLead, waitFor } from './testing/harness.js';
@@ -162,9 +162,11 @@ describe('Redis unavailable', () => {
     for (const id of during) expect(await inspect.getJob(`enroll-${id}`)).toBeUndefined();
 
     relayQueues = new QueueSet({ redisUrl: redis.url, prefix: h.prefix });
+    // The playbook worker's relay (the consumer of the enrollment queue).
     relay = new OutboxRelay({
       pool: h.pool,
       queues: relayQueues,
+      topics: outboxTopicsRelayedBy('playbook-worker'),
       intervalMs: 200,
       backoffBaseSeconds: 1,
     });
