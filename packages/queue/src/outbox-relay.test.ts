@@ -125,6 +125,29 @@ describe('OutboxRelay', () => {
     }
   });
 
+  it('does not send again a row whose job is running (a consumer holding it back)', async () => {
+    await insertDue(['lead_held']);
+    await queues.enqueue('enrollment', { lead_id: 'lead_held' });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const connection = createWorkerRedis(REDIS_URL);
+    const worker = new Worker('enrollment', () => held, { connection, prefix });
+    try {
+      await waitFor(async () =>
+        (await inspect.getJobState('enroll-lead_held')) === 'active' ? true : undefined,
+      );
+      const relay = new OutboxRelay({ pool, queues, ...ENROLLMENT });
+      expect(await relay.relayOnce()).toEqual({ sent: 0, pending: 1 });
+      expect(await duplicatedEvents()).toBe(0);
+    } finally {
+      release();
+      await worker.close();
+      connection.disconnect();
+    }
+  });
+
   it('moves a row further out at each claim: base · 2^n, capped', async () => {
     await queues.enqueue('enrollment', { lead_id: 'lead_slow' });
     await insertDue(['lead_slow']);

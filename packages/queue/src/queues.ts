@@ -228,7 +228,8 @@ export class QueueSet {
 
   /**
    * Sends again the jobs of facts still open (the outbox relay), in one Redis round
-   * trip when every job is still pending, two when some must be added:
+   * trip when every job is still pending, two when some must be added (plus a
+   * remove per finished job, rare):
    * - a job Redis holds as waiting, delayed, prioritized or running is left as it
    *   is (BullMQ would ignore the add of an existing id anyway): a backlog is not
    *   sent again while it waits for its consumer;
@@ -258,18 +259,18 @@ export class QueueSet {
       pipeline.zscore(failedKey, jobId);
     }
     const replies = (await this.withTimeout(pipeline.exec())) ?? [];
+    const reply = (n: number): unknown => {
+      const [err, value] = replies[n] ?? [new QueueUnavailableError('redis gave no reply')];
+      if (err) throw err;
+      return value;
+    };
     const toSend: number[] = [];
     const finished: string[] = [];
     jobIds.forEach((jobId, i) => {
-      const [exists, completed, failed] = [0, 1, 2].map((k) => {
-        const [err, value] = replies[3 * i + k] ?? [new QueueUnavailableError('no reply')];
-        if (err) throw err;
-        return value;
-      });
-      if (completed !== null || failed !== null) {
+      if (reply(3 * i + 1) !== null || reply(3 * i + 2) !== null) {
         finished.push(jobId);
         toSend.push(i);
-      } else if (exists === 0) {
+      } else if (reply(3 * i) === 0) {
         toSend.push(i);
       }
     });
