@@ -374,7 +374,9 @@ try {
        (SELECT count(*)::int FROM enrollments WHERE status = 'completed') AS completed`,
     [STEP_LABELS],
   );
-  // What the relays re-sent, by topic (relay_count: times a row was relayed).
+  // What the relays looked at, by topic (relay_count: times a relay claimed the row,
+  // whether it sent the job again or found it still queued; the metric above counts
+  // the re-sends).
   const relayedByTopic = await sql(
     dbUrl,
     `SELECT topic, sum(relay_count)::int AS n, count(*) FILTER (WHERE relay_count > 0)::int AS rows
@@ -455,7 +457,7 @@ ${lags.map(lagRow).join('\n')}
 | enrolled exactly once (one \`started\` per lead) | ${checks.started_once} of ${accepted} leads; leads with two: ${checks.started_twice}; enrollments ${checks.enrollments} |
 | no step ran twice | leads with a step activity twice: ${checks.step_twice}; leads with all three step activities: ${checks.all_steps}; provider_messages ${checks.provider_messages} (expected ${accepted * STEPS.length}), (enrollment, step) pairs with two: ${checks.provider_twice} |
 | every lead reached an outcome | ${checks.with_outcome} of ${accepted} (outcome activities ${checks.outcomes}, plays completed ${checks.completed}) |
-| outbox rows re-sent by the relays: playbook-worker(s) / webhook-worker(s); by topic (re-sends, rows) | ${relayed} / ${webhookRelayed}; ${relayedByTopic.map((r) => `${r.topic} ${r.n} (${r.rows} rows)`).join(', ')} |
+| outbox rows re-sent by the relays: playbook-worker(s) / webhook-worker(s); claimed, by topic (claims, rows) | ${relayed} / ${webhookRelayed}; ${relayedByTopic.map((r) => `${r.topic} ${r.n} (${r.rows} rows)`).join(', ')} |
 | outbox drained (every activity fanned out) | ${openOutbox === 0 ? `${drainSeconds.toFixed(1)} s after the first POST` : `**not drained**: ${openOutbox} rows still open`} |
 | PostgreSQL per lead: commits / rows returned | ${(dbStats.commits / accepted).toFixed(1)} / ${(dbStats.returned / accepted).toFixed(0)} |
 | rows read per table (seq scans: rows read; index rows fetched) | ${tables.map((t) => `${t.relname}: ${t.seq_scan} seq scans reading ${t.seq_read} rows, ${t.idx_fetch} by index`).join('; ')}; outbox index entries read: ${outboxIdx.map((i) => `${i.name} ${i.n}`).join(', ')} |

@@ -1,13 +1,22 @@
-export type { OutboxRelayOptions } from './outbox-relay.js';
+export type { OutboxRelayOptions, RelayRound } from './outbox-relay.js';
 export { OutboxRelay, oldestOpenOutboxAgeSeconds } from './outbox-relay.js';
 export type { PeriodicTaskOptions } from './periodic-task.js';
 export { PeriodicTask } from './periodic-task.js';
-export type { JobPayloads, QueueSetOptions, Topic } from './queues.js';
+export type {
+  JobPayloads,
+  OutboxTopic,
+  QueueSetOptions,
+  RelayingProcess,
+  RequeueResult,
+  Topic,
+} from './queues.js';
 export {
   createRedis,
   createWorkerRedis,
   DEFAULT_JOB_OPTIONS,
   isTopic,
+  OUTBOX_TOPICS,
+  outboxTopicsRelayedBy,
   producerConnection,
   QUEUES,
   QueueSet,

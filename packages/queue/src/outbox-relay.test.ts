@@ -3,7 +3,7 @@ import { createPool, type Pool } from '@leadhook/db';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { Queue, Worker } from 'bullmq';
 import { OutboxRelay, oldestOpenOutboxAgeSeconds } from './outbox-relay.js';
-import { createWorkerRedis, QueueSet } from './queues.js';
+import { createWorkerRedis, OUTBOX_TOPICS, outboxTopicsRelayedBy, QueueSet } from './queues.js';
 
 /** Polls until `probe` gives a value. */
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
@@ -29,10 +29,11 @@ beforeAll(async () => {
   pool = createPool({ databaseUrl: db.url, max: 4 });
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   prefix = `test-${randomBytes(4).toString('hex')}`;
   queues = new QueueSet({ redisUrl: REDIS_URL, prefix });
   inspect = new Queue('enrollment', { connection: queues.redis, prefix });
+  await inspect.waitUntilReady();
 });
 
 afterEach(async () => {
@@ -46,6 +47,26 @@ afterAll(async () => {
   await pool.end();
   await db.drop();
 });
+
+/** The enrollment relay, as the playbook worker runs it. */
+const ENROLLMENT = { topics: ['enrollment'] } as const;
+
+/** Events BullMQ recorded for the enrollment queue: a re-add of a held job is a `duplicated` one. */
+async function duplicatedEvents(): Promise<number> {
+  const entries = await queues.redis.xrange(inspect.keys.events ?? '', '-', '+');
+  return entries.filter(([, fields]) => fields[1] === 'duplicated').length;
+}
+
+/** relay_count and seconds until next_relay_at of the row of `leadId`. */
+async function rowOf(leadId: string): Promise<{ relay_count: number; wait: number }> {
+  const { rows } = await pool.query<{ relay_count: number; wait: number }>(
+    `SELECT relay_count, EXTRACT(EPOCH FROM next_relay_at - now())::float8 AS wait
+       FROM outbox WHERE payload->>'lead_id' = $1`,
+    [leadId],
+  );
+  if (!rows[0]) throw new Error(`no outbox row for ${leadId}`);
+  return rows[0];
+}
 
 async function insertDue(leadIds: string[]): Promise<void> {
   await pool.query(
@@ -68,18 +89,85 @@ describe('OutboxRelay', () => {
       `INSERT INTO outbox (topic, payload, next_relay_at, done_at)
        VALUES ('enrollment', '{"lead_id":"lead_d"}', now() - interval '1 minute', now())`,
     );
-    const relay = new OutboxRelay({ pool, queues });
-    expect(await relay.relayOnce()).toBe(2);
+    const relay = new OutboxRelay({ pool, queues, ...ENROLLMENT });
+    expect(await relay.relayOnce()).toEqual({ sent: 2, pending: 0 });
     const ids = (await inspect.getJobs(['waiting'])).map((j) => j.id).sort();
     expect(ids).toEqual(['enroll-lead_a', 'enroll-lead_b']);
     // Relayed rows wait for their backoff before the next round.
-    expect(await relay.relayOnce()).toBe(0);
-    const { rows } = await pool.query<{ relay_count: number; wait: number }>(
-      `SELECT relay_count, EXTRACT(EPOCH FROM next_relay_at - now())::float8 AS wait
-         FROM outbox WHERE payload->>'lead_id' = 'lead_a'`,
+    expect(await relay.relayOnce()).toEqual({ sent: 0, pending: 0 });
+    const row = await rowOf('lead_a');
+    expect(row.relay_count).toBe(1);
+    expect(row.wait).toBeGreaterThan(5);
+  });
+
+  it('does not send again a row whose job Redis still holds waiting or delayed, and backs it off', async () => {
+    // The fast path enqueued both; their consumer is behind (a backlog).
+    await queues.enqueue('enrollment', { lead_id: 'lead_waiting' });
+    await inspect.add(
+      'enrollment',
+      { lead_id: 'lead_delayed' },
+      { jobId: 'enroll-lead_delayed', delay: 60_000 },
     );
-    expect(rows[0]?.relay_count).toBe(1);
-    expect(rows[0]?.wait).toBeGreaterThan(5);
+    await insertDue(['lead_waiting', 'lead_delayed', 'lead_lost']);
+    const relay = new OutboxRelay({ pool, queues, ...ENROLLMENT });
+    // Only the job Redis does not hold is added.
+    expect(await relay.relayOnce()).toEqual({ sent: 1, pending: 2 });
+    expect(await inspect.getJobState('enroll-lead_lost')).toBe('waiting');
+    expect(await inspect.getJobState('enroll-lead_waiting')).toBe('waiting');
+    expect(await inspect.getJobState('enroll-lead_delayed')).toBe('delayed');
+    // An add of a held job would have been a no-op BullMQ records as `duplicated`.
+    expect(await duplicatedEvents()).toBe(0);
+    // The rows are claimed all the same: they are looked at again later, not every round.
+    for (const leadId of ['lead_waiting', 'lead_delayed']) {
+      const row = await rowOf(leadId);
+      expect(row.relay_count).toBe(1);
+      expect(row.wait).toBeGreaterThan(5);
+    }
+  });
+
+  it('does not send again a row whose job is running (a consumer holding it back)', async () => {
+    await insertDue(['lead_held']);
+    await queues.enqueue('enrollment', { lead_id: 'lead_held' });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const connection = createWorkerRedis(REDIS_URL);
+    const worker = new Worker('enrollment', () => held, { connection, prefix });
+    try {
+      await waitFor(async () =>
+        (await inspect.getJobState('enroll-lead_held')) === 'active' ? true : undefined,
+      );
+      const relay = new OutboxRelay({ pool, queues, ...ENROLLMENT });
+      expect(await relay.relayOnce()).toEqual({ sent: 0, pending: 1 });
+      expect(await duplicatedEvents()).toBe(0);
+    } finally {
+      release();
+      await worker.close();
+      connection.disconnect();
+    }
+  });
+
+  it('moves a row further out at each claim: base · 2^n, capped', async () => {
+    await queues.enqueue('enrollment', { lead_id: 'lead_slow' });
+    await insertDue(['lead_slow']);
+    const relay = new OutboxRelay({
+      pool,
+      queues,
+      ...ENROLLMENT,
+      backoffBaseSeconds: 10,
+      backoffMaxSeconds: 300,
+    });
+    const waits: number[] = [];
+    for (let claim = 0; claim < 4; claim++) {
+      expect(await relay.relayOnce()).toEqual({ sent: 0, pending: 1 });
+      waits.push(Math.round((await rowOf('lead_slow')).wait));
+      await pool.query(`UPDATE outbox SET next_relay_at = now() - interval '1 second'`);
+    }
+    expect(waits).toEqual([10, 20, 40, 80]);
+    await pool.query('UPDATE outbox SET relay_count = 30');
+    await relay.relayOnce();
+    expect(Math.round((await rowOf('lead_slow')).wait)).toBe(300);
   });
 
   it('sends again a row whose job failed: BullMQ would ignore the add while it keeps that job', async () => {
@@ -102,19 +190,69 @@ describe('OutboxRelay', () => {
       await worker.close();
       connection.disconnect();
     }
-    const relay = new OutboxRelay({ pool, queues });
-    expect(await relay.relayOnce()).toBe(1);
+    const relay = new OutboxRelay({ pool, queues, ...ENROLLMENT });
+    expect(await relay.relayOnce()).toEqual({ sent: 1, pending: 0 });
     expect(await inspect.getJobState('enroll-lead_failed')).toBe('waiting');
+  });
+
+  it('sends again a row whose job Redis keeps as completed while the row is still open', async () => {
+    await insertDue(['lead_completed']);
+    await inspect.add(
+      'enrollment',
+      { lead_id: 'lead_completed' },
+      { jobId: 'enroll-lead_completed' },
+    );
+    const connection = createWorkerRedis(REDIS_URL);
+    // A consumer that finished without closing the row (e.g. it held the lead back).
+    const worker = new Worker('enrollment', async () => {}, { connection, prefix });
+    try {
+      await waitFor(async () =>
+        (await inspect.getJobState('enroll-lead_completed')) === 'completed' ? true : undefined,
+      );
+    } finally {
+      await worker.close();
+      connection.disconnect();
+    }
+    const relay = new OutboxRelay({ pool, queues, ...ENROLLMENT });
+    expect(await relay.relayOnce()).toEqual({ sent: 1, pending: 0 });
+    expect(await inspect.getJobState('enroll-lead_completed')).toBe('waiting');
+  });
+
+  it('relays only its own topics: another process relays the rest', async () => {
+    await insertDue(['lead_e']);
+    await pool.query(
+      `INSERT INTO outbox (topic, payload, next_relay_at)
+       VALUES ('activity', '{"activity_id":"act_1"}', now() - interval '1 second')`,
+    );
+    const activities = new Queue('activity', { connection: queues.redis, prefix });
+    try {
+      const enrollmentRelay = new OutboxRelay({ pool, queues, ...ENROLLMENT });
+      expect(await enrollmentRelay.relayOnce()).toEqual({ sent: 1, pending: 0 });
+      expect(await activities.getJobState('activity-act_1')).toBe('unknown');
+      const { rows } = await pool.query<{ relay_count: number }>(
+        `SELECT relay_count FROM outbox WHERE topic = 'activity'`,
+      );
+      expect(rows[0]?.relay_count).toBe(0);
+
+      const activityRelay = new OutboxRelay({ pool, queues, topics: ['activity'] });
+      expect(await activityRelay.relayOnce()).toEqual({ sent: 1, pending: 0 });
+      expect(await activities.getJobState('activity-act_1')).toBe('waiting');
+    } finally {
+      await activities.obliterate({ force: true });
+      await activities.close();
+    }
   });
 
   it('never claims the same row in two concurrent relays', async () => {
     const leadIds = Array.from({ length: 300 }, (_, i) => `lead_${i}`);
     await insertDue(leadIds);
-    const relays = [0, 1, 2].map(() => new OutboxRelay({ pool, queues, batchSize: 50 }));
+    const relays = [0, 1, 2].map(
+      () => new OutboxRelay({ pool, queues, ...ENROLLMENT, batchSize: 50 }),
+    );
     let total = 0;
     for (let round = 0; round < 10; round++) {
-      const counts = await Promise.all(relays.map((r) => r.relayOnce()));
-      total += counts.reduce((a, b) => a + b, 0);
+      const rounds = await Promise.all(relays.map((r) => r.relayOnce()));
+      total += rounds.reduce((sum, r) => sum + r.sent + r.pending, 0);
     }
     expect(total).toBe(300);
     const { rows } = await pool.query<{ n: string }>(
@@ -128,9 +266,14 @@ describe('OutboxRelay', () => {
     await insertDue(['lead_x']);
     const deadQueues = new QueueSet({ redisUrl: 'redis://127.0.0.1:1', prefix });
     const errors: unknown[] = [];
-    const relay = new OutboxRelay({ pool, queues: deadQueues, onError: (e) => errors.push(e) });
+    const relay = new OutboxRelay({
+      pool,
+      queues: deadQueues,
+      ...ENROLLMENT,
+      onError: (e) => errors.push(e),
+    });
     try {
-      expect(await relay.relayOnce()).toBe(0);
+      expect(await relay.relayOnce()).toEqual({ sent: 0, pending: 0 });
     } finally {
       await deadQueues.close().catch(() => {});
     }
@@ -141,5 +284,32 @@ describe('OutboxRelay', () => {
     expect(rows[0]?.relay_count).toBe(0);
     expect(rows[0]?.wait).toBeLessThanOrEqual(1.1);
     expect(await oldestOpenOutboxAgeSeconds(pool)).toBeGreaterThan(0);
+  });
+});
+
+describe('OUTBOX_TOPICS', () => {
+  /** What the SQL functions of the schema match: one array per match (its groups). */
+  async function functionSourceMatches(pattern: string): Promise<string[][]> {
+    const { rows } = await pool.query<{ m: string[] }>(
+      `SELECT m FROM pg_proc p
+         JOIN pg_namespace n ON n.oid = p.pronamespace AND n.nspname = 'public'
+         CROSS JOIN LATERAL regexp_matches(p.prosrc, $1, 'gi') AS m`,
+      [pattern],
+    );
+    return rows.map((row) => row.m);
+  }
+
+  it('names a relaying process for every topic the database writes to the outbox', async () => {
+    // Every outbox row is written by a SQL function (intake_accept*, activity_record),
+    // each naming its topic as a literal: none escapes this check.
+    const inserts = await functionSourceMatches('INSERT INTO outbox\\M');
+    const topics = await functionSourceMatches(
+      "INSERT INTO outbox\\s*\\(topic, payload\\)\\s*VALUES\\s*\\('([a-z-]+)'",
+    );
+    expect(inserts.length).toBeGreaterThan(0);
+    expect(topics).toHaveLength(inserts.length);
+    expect([...new Set(topics.map((m) => m[0]))].sort()).toEqual(Object.keys(OUTBOX_TOPICS).sort());
+    expect(outboxTopicsRelayedBy('playbook-worker')).toEqual(['enrollment']);
+    expect(outboxTopicsRelayedBy('webhook-worker')).toEqual(['activity']);
   });
 });

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { PeriodicTask } from './periodic-task.js';
-import { isTopic, type JobPayloads, type QueueSet, type Topic } from './queues.js';
+import type { JobPayloads, OutboxTopic, QueueSet } from './queues.js';
 
 /**
  * The outbox relay (DESIGN.md "The outbox"): re-enqueues outbox rows whose
@@ -8,31 +8,47 @@ import { isTopic, type JobPayloads, type QueueSet, type Topic } from './queues.j
  * down" true: the writer's fast-path enqueue may have failed, and Redis (which
  * keeps nothing on disk) may have forgotten a job it had.
  *
- * Many relays may run at once (one per worker process): a batch is claimed by
- * pushing its rows' next_relay_at forward under FOR UPDATE SKIP LOCKED, so two
- * relays never send the same row in the same round. Re-sending a row is harmless:
- * job ids are deterministic and consumers idempotent. Rows are closed by their
- * consumers, never here.
+ * A relay sends only the topics it is given: each worker process relays the
+ * topics whose queue it consumes (OUTBOX_TOPICS), so two different processes
+ * never work on the same rows. Copies of one process may run at once: a batch is
+ * claimed by pushing its rows' next_relay_at forward under FOR UPDATE SKIP
+ * LOCKED, so two relays never look at the same row in the same round.
+ *
+ * Every claim moves the row's next_relay_at further out (base · 2^n, capped), and
+ * a claimed row whose job Redis still holds as pending (waiting behind a backlog,
+ * or running) is not sent again (QueueSet.requeueMany): during a long backlog
+ * the relay costs one cheap claim per row now and then and one Redis round trip
+ * per batch, not a re-add of every queued job. Re-sending a row is harmless all
+ * the same: job ids are deterministic and consumers idempotent. Rows are closed
+ * by their consumers, never here.
  */
 
 export interface OutboxRelayOptions {
   pool: Pool;
   queues: QueueSet;
+  /** The topics this relay sends: those whose queue its process consumes (OUTBOX_TOPICS). */
+  topics: readonly OutboxTopic[];
   /** How often to look (ms). */
   intervalMs?: number;
+  /** Rows claimed per topic and round. */
   batchSize?: number;
-  /** Wait before a row is relayed again after a successful enqueue: base · 2^n, capped. */
+  /** Wait before a claimed row is looked at again: base · 2^n after its n-th claim, capped. */
   backoffBaseSeconds?: number;
   backoffMaxSeconds?: number;
   /** Called with what went wrong; the relay keeps running. */
   onError?: (err: unknown) => void;
-  /** Called after each round that relayed rows. */
+  /** Called after each round that enqueued rows, with how many. */
   onRelayed?: (count: number) => void;
+}
+
+/** One round: rows enqueued again, and rows left alone because their job is still pending in Redis. */
+export interface RelayRound {
+  sent: number;
+  pending: number;
 }
 
 interface ClaimedRow {
   id: string;
-  topic: string;
   payload: unknown;
 }
 
@@ -48,6 +64,7 @@ export class OutboxRelay {
   }
 
   start(): void {
+    if (this.options.topics.length === 0) return;
     this.loop.start();
   }
 
@@ -56,53 +73,56 @@ export class OutboxRelay {
     await this.loop.stop();
   }
 
-  /** One round: claims due rows and enqueues them. Returns how many were enqueued. */
-  async relayOnce(): Promise<number> {
+  /** One round: claims the due rows of each topic and enqueues those Redis does not hold. */
+  async relayOnce(): Promise<RelayRound> {
+    const round: RelayRound = { sent: 0, pending: 0 };
+    let firstError: unknown;
+    for (const topic of this.options.topics) {
+      try {
+        const { sent, pending } = await this.relayTopic(topic);
+        round.sent += sent;
+        round.pending += pending;
+      } catch (err) {
+        firstError ??= err;
+      }
+    }
+    if (firstError !== undefined) this.options.onError?.(firstError);
+    if (round.sent > 0) this.options.onRelayed?.(round.sent);
+    return round;
+  }
+
+  private async relayTopic(topic: OutboxTopic): Promise<RelayRound> {
     const { pool, queues } = this.options;
     const base = this.options.backoffBaseSeconds ?? 10;
     const max = this.options.backoffMaxSeconds ?? 300;
+    // outbox_open_topic_idx: the due rows of this topic, oldest due first.
     const { rows } = await pool.query<ClaimedRow>(
       `UPDATE outbox
           SET next_relay_at = now() + make_interval(secs => LEAST($2::float8, $3::float8 * power(2, LEAST(relay_count, 20)))),
               relay_count = relay_count + 1
         WHERE id IN (SELECT id FROM outbox
-                      WHERE done_at IS NULL AND next_relay_at <= now()
+                      WHERE done_at IS NULL AND topic = $4 AND next_relay_at <= now()
                       ORDER BY next_relay_at
                       LIMIT $1
                       FOR UPDATE SKIP LOCKED)
-        RETURNING id::text, topic, payload`,
-      [this.options.batchSize ?? 500, max, base],
+        RETURNING id::text, payload`,
+      [this.options.batchSize ?? 500, max, base, topic],
     );
-    if (rows.length === 0) return 0;
-
-    const failed: string[] = [];
-    let firstError: unknown;
-    await Promise.all(
-      rows.map(async (row) => {
-        if (!isTopic(row.topic)) {
-          firstError ??= new Error(`outbox row ${row.id} has unknown topic ${row.topic}`);
-          return;
-        }
-        try {
-          await queues.requeue(row.topic, row.payload as JobPayloads[Topic]);
-        } catch (err) {
-          failed.push(row.id);
-          firstError ??= err;
-        }
-      }),
-    );
-    if (failed.length > 0) {
+    if (rows.length === 0) return { sent: 0, pending: 0 };
+    try {
+      return await queues.requeueMany(
+        topic,
+        rows.map((row) => row.payload as JobPayloads[OutboxTopic]),
+      );
+    } catch (err) {
       // Redis is away: try these again soon, without growing their backoff.
       await pool.query(
         `UPDATE outbox SET next_relay_at = now() + interval '1 second', relay_count = relay_count - 1
           WHERE id = ANY($1::bigint[])`,
-        [failed],
+        [rows.map((row) => row.id)],
       );
+      throw err;
     }
-    if (firstError !== undefined) this.options.onError?.(firstError);
-    const relayed = rows.length - failed.length;
-    if (relayed > 0) this.options.onRelayed?.(relayed);
-    return relayed;
   }
 }
 

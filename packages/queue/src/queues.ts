@@ -54,6 +54,33 @@ export function isTopic(value: string): value is Topic {
   return Object.hasOwn(QUEUES, value);
 }
 
+/**
+ * The topics that have outbox rows (DESIGN.md "The outbox"), each with the one
+ * process whose relay sends them again: the process that consumes the topic's
+ * queue. A relay anywhere else would only duplicate that work (two processes
+ * claiming and re-checking the same rows), and a job it sent would still wait for
+ * the consumer; so a lone intake's leads are enrolled once a playbook worker runs,
+ * and an activity reaches its subscribers once a webhook worker runs, each from
+ * PostgreSQL. `playbook-step` and `delivery` have no outbox rows: their workers'
+ * reconcilers re-enqueue them from the rows themselves.
+ */
+export const OUTBOX_TOPICS = {
+  enrollment: 'playbook-worker',
+  activity: 'webhook-worker',
+} as const satisfies Partial<Record<Topic, string>>;
+
+export type OutboxTopic = keyof typeof OUTBOX_TOPICS;
+
+/** A process that relays outbox rows: the consumer of one or more outbox topics. */
+export type RelayingProcess = (typeof OUTBOX_TOPICS)[OutboxTopic];
+
+/** The outbox topics the relay of `process` sends. */
+export function outboxTopicsRelayedBy(process: RelayingProcess): OutboxTopic[] {
+  return (Object.keys(OUTBOX_TOPICS) as OutboxTopic[]).filter(
+    (topic) => OUTBOX_TOPICS[topic] === process,
+  );
+}
+
 /** Completed/failed jobs Redis keeps: the rows in PostgreSQL are the history. */
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {
   removeOnComplete: { count: 1000, age: 3600 },
@@ -128,6 +155,12 @@ export interface QueueSetOptions {
   enqueueTimeoutMs?: number;
 }
 
+/** What requeueMany did: jobs added, and jobs left alone because Redis still holds them pending. */
+export interface RequeueResult {
+  sent: number;
+  pending: number;
+}
+
 /** Thrown by enqueue when Redis cannot take the job now. */
 export class QueueUnavailableError extends Error {
   constructor(message: string) {
@@ -194,19 +227,67 @@ export class QueueSet {
   }
 
   /**
-   * Enqueues again a job whose fact is still open (the outbox relay): a job Redis
-   * keeps under the same id as completed or failed (its consumer threw, e.g. while
-   * PostgreSQL was away) would make BullMQ ignore the add, and the fact would wait
-   * until Redis dropped that job (days): it is removed first. A job still waiting,
-   * delayed or running is left as it is.
+   * Sends again the jobs of facts still open (the outbox relay), in one Redis round
+   * trip when every job is still pending, two when some must be added (plus a
+   * remove per finished job, rare):
+   * - a job Redis holds as waiting, delayed, prioritized or running is left as it
+   *   is (BullMQ would ignore the add of an existing id anyway): a backlog is not
+   *   sent again while it waits for its consumer;
+   * - a job Redis keeps as completed or failed under the same id (its consumer
+   *   threw, e.g. while PostgreSQL was away) is removed first, or BullMQ would
+   *   ignore the add and the fact would wait until Redis dropped that job (days);
+   * - a job Redis does not hold (restarted empty, or trimmed) is added.
+   * One pipeline reads, per job, whether its hash exists and whether it is in the
+   * completed or failed set: O(1) each. (BullMQ's getJobState looks for a waiting
+   * job with LPOS over the whole wait list: O(backlog) per job, exactly when the
+   * backlog is long.) Rejects at once when Redis is unreachable.
    */
-  async requeue<T extends Topic>(topic: T, payload: JobPayloads[T]): Promise<void> {
+  async requeueMany<T extends Topic>(
+    topic: T,
+    payloads: readonly JobPayloads[T][],
+  ): Promise<RequeueResult> {
+    if (payloads.length === 0) return { sent: 0, pending: 0 };
     this.assertReady();
     const queue = this.get(topic);
-    const jobId = jobIdOf(topic, payload);
-    const state = await this.withTimeout(queue.getJobState(jobId));
-    if (state === 'completed' || state === 'failed') await this.withTimeout(queue.remove(jobId));
-    await this.enqueue(topic, payload);
+    const jobIds = payloads.map((payload) => jobIdOf(topic, payload));
+    const completedKey = queue.toKey('completed');
+    const failedKey = queue.toKey('failed');
+    const pipeline = this.redis.pipeline();
+    for (const jobId of jobIds) {
+      pipeline.exists(queue.toKey(jobId)); // the job's hash: BullMQ's own "already added" test
+      pipeline.zscore(completedKey, jobId);
+      pipeline.zscore(failedKey, jobId);
+    }
+    const replies = (await this.withTimeout(pipeline.exec())) ?? [];
+    const reply = (n: number): unknown => {
+      const [err, value] = replies[n] ?? [new QueueUnavailableError('redis gave no reply')];
+      if (err) throw err;
+      return value;
+    };
+    const toSend: number[] = [];
+    const finished: string[] = [];
+    jobIds.forEach((jobId, i) => {
+      if (reply(3 * i + 1) !== null || reply(3 * i + 2) !== null) {
+        finished.push(jobId);
+        toSend.push(i);
+      } else if (reply(3 * i) === 0) {
+        toSend.push(i);
+      }
+    });
+    if (finished.length > 0) {
+      await this.withTimeout(Promise.all(finished.map((jobId) => queue.remove(jobId))));
+    }
+    if (toSend.length > 0) {
+      const add = queue.addBulk(
+        toSend.map((i) => ({
+          name: topic,
+          data: payloads[i] as JobPayloads[T],
+          opts: { jobId: jobIds[i] as string },
+        })),
+      );
+      await this.withTimeout(add);
+    }
+    return { sent: toSend.length, pending: payloads.length - toSend.length };
   }
 
   private assertReady(): void {

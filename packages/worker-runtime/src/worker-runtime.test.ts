@@ -40,6 +40,7 @@ async function start(env: Record<string, string> = {}, retentionIntervalMs?: num
     service: 'test-worker',
     config,
     port: 0,
+    relayTopics: [],
     logger: silent,
     ...(retentionIntervalMs === undefined ? {} : { retentionIntervalMs }),
   });

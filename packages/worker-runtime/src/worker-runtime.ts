@@ -12,7 +12,7 @@ import {
   type Metrics,
   onShutdownSignal,
 } from '@leadhook/observability';
-import { OutboxRelay, QueueSet } from '@leadhook/queue';
+import { OutboxRelay, type OutboxTopic, QueueSet } from '@leadhook/queue';
 import express from 'express';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge } from 'prom-client';
@@ -22,7 +22,7 @@ import { registerOutboxLagGauge, registerQueueDepthGauge } from './scrape-metric
 /**
  * What every worker process runs besides its own jobs (CONTRACT §5, DESIGN.md "The
  * outbox"): a small HTTP server for /healthz, /readyz and /metrics, the outbox
- * relay, the retention job and the queue-depth gauges. A worker's real work (BullMQ workers, reconcilers) plugs in as components,
+ * relay of the topics the worker consumes, the retention job and the queue-depth gauges. A worker's real work (BullMQ workers, reconcilers) plugs in as components,
  * which share the runtime's pool, queues and metrics.
  */
 
@@ -59,6 +59,12 @@ export interface WorkerRuntimeOptions {
   host?: string;
   /** Defaults to a JSON logger at config.logLevel. */
   logger?: Logger;
+  /**
+   * The outbox topics this process relays: those whose queue it consumes
+   * (`outboxTopicsRelayedBy(service)`, packages/queue), none for a process that
+   * consumes no outbox topic.
+   */
+  relayTopics: readonly OutboxTopic[];
   /** How often the relay looks for open outbox rows (ms). */
   relayIntervalMs?: number;
   /** How often the retention job runs (ms); a minute by default. */
@@ -90,7 +96,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
   registerOutboxLagGauge(metrics.registry, pool);
   const relayed = new Counter({
     name: 'leadhook_outbox_relayed_total',
-    help: 'Outbox rows the relay enqueued again',
+    help: 'Outbox rows the relay enqueued again (Redis did not hold their job pending)',
     registers: [metrics.registry],
   });
   const relayErrors = new Counter({
@@ -142,6 +148,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
   const relay = new OutboxRelay({
     pool,
     queues,
+    topics: options.relayTopics,
     ...(options.relayIntervalMs === undefined ? {} : { intervalMs: options.relayIntervalMs }),
     onRelayed: (count) => {
       relayed.inc(count);

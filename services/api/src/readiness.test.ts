@@ -1,6 +1,6 @@
 import { createPool, createPrisma, type Pool } from '@leadhook/db';
 import { createLogger, createMetrics } from '@leadhook/observability';
-import { OutboxRelay } from '@leadhook/queue';
+import { OutboxRelay, outboxTopicsRelayedBy } from '@leadhook/queue';
 import { closedPort, freePort, PrivateRedis, waitFor } from '@leadhook/worker-runtime/testing';
 import request from 'supertest';
 import { createApp } from './app.js';
@@ -101,7 +101,12 @@ describe('api /readyz and Redis', () => {
     const inspect = h.queues.get('activity');
     expect(await inspect.getJob(`activity-${activityId}`)).toBeUndefined();
     relayPool = createPool({ databaseUrl: h.db.url });
-    relay = new OutboxRelay({ pool: relayPool, queues: h.queues, intervalMs: 200 });
+    relay = new OutboxRelay({
+      pool: relayPool,
+      queues: h.queues,
+      topics: outboxTopicsRelayedBy('webhook-worker'),
+      intervalMs: 200,
+    });
     relay.start();
     const job = await waitFor(() => inspect.getJob(`activity-${activityId}`), {
       timeoutMs: 30_000,

@@ -1,5 +1,5 @@
 import { createPool } from '@leadhook/db';
-import { OutboxRelay, QueueSet } from '@leadhook/queue';
+import { OutboxRelay, outboxTopicsRelayedBy, QueueSet } from '@leadhook/queue';
 import { closedPort, freePort, PrivateRedis } from '@leadhook/worker-runtime/testing';
 import request from 'supertest';
 import { countRows, createHarness, type Harness, validLead, waitFor } from './testing/harness.js';
@@ -110,9 +110,11 @@ describe('Redis unavailable', () => {
     for (const id of during) expect(await inspect.getJob(`enroll-${id}`)).toBeUndefined();
 
     relayQueues = new QueueSet({ redisUrl: redis.url, prefix: h.prefix });
+    // The playbook worker's relay (the consumer of the enrollment queue).
     relay = new OutboxRelay({
       pool: h.pool,
       queues: relayQueues,
+      topics: outboxTopicsRelayedBy('playbook-worker'),
       intervalMs: 200,
       backoffBaseSeconds: 1,
     });

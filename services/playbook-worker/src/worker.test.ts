@@ -71,35 +71,53 @@ describe('playbook-worker', () => {
     });
   });
 
-  it('runs the outbox relay: an open row is enqueued and its age is exported', async () => {
-    // An activity row: this worker relays it but does not consume it (the webhook
-    // worker does), so the row stays open and its age shows in the gauge.
+  it('relays its enrollment rows and leaves activity rows to the webhook worker', async () => {
+    // Both due and 90 s old. The enrollment row names no lead: the consumer closes
+    // it and enrolls nobody. The activity row is the webhook worker's (it consumes
+    // that queue): this relay neither claims nor sends it, so it stays open, and
+    // its age shows in the gauge every worker exports.
     const { http, prefix } = await startWorker();
+    const leadId = `lead_${randomBytes(6).toString('hex')}`;
     const activityId = `act_${randomBytes(6).toString('hex')}`;
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
+    const enrollments = new Queue('enrollment', { connection: { url: REDIS_URL }, prefix });
+    const activities = new Queue('activity', { connection: { url: REDIS_URL }, prefix });
     try {
       await client.query(
         `INSERT INTO outbox (topic, payload, created_at, next_relay_at)
-         VALUES ('activity', $1, now() - interval '90 seconds', now())`,
-        [{ activity_id: activityId }],
+         VALUES ('enrollment', $1, now() - interval '90 seconds', now()),
+                ('activity', $2, now() - interval '90 seconds', now())`,
+        [{ lead_id: leadId }, { activity_id: activityId }],
       );
-    } finally {
-      await client.end();
-    }
-    const queue = new Queue('activity', { connection: { url: REDIS_URL }, prefix });
-    try {
       const job = await waitFor(
-        async () => (await queue.getJob(`activity-${activityId}`)) ?? undefined,
+        async () => (await enrollments.getJob(`enroll-${leadId}`)) ?? undefined,
       );
-      expect(job.data).toEqual({ activity_id: activityId });
+      expect(job.data).toEqual({ lead_id: leadId });
+      await waitFor(async () => {
+        const { rows } = await client.query(
+          `SELECT 1 FROM outbox WHERE topic = 'enrollment' AND done_at IS NOT NULL`,
+        );
+        return rows.length === 1 ? true : undefined;
+      });
+      // Several relay rounds (every 50 ms) have passed the activity row by.
+      await new Promise((r) => setTimeout(r, 300));
+      const { rows } = await client.query<{ relay_count: number; done: boolean }>(
+        `SELECT relay_count, done_at IS NOT NULL AS done FROM outbox WHERE topic = 'activity'`,
+      );
+      expect(rows).toEqual([{ relay_count: 0, done: false }]);
+      expect(await activities.getJob(`activity-${activityId}`)).toBeUndefined();
+
       const metrics = await http.get('/metrics');
       const age = /^leadhook_outbox_oldest_open_seconds\{[^}]*\} (\S+)$/m.exec(metrics.text);
       expect(Number(age?.[1])).toBeGreaterThanOrEqual(90);
-      expect(metrics.text).toMatch(/^leadhook_outbox_relayed_total\{[^}]*\} [1-9]/m);
+      expect(metrics.text).toMatch(/^leadhook_outbox_relayed_total\{[^}]*\} 1$/m);
     } finally {
-      await queue.obliterate({ force: true });
-      await queue.close();
+      await client.end();
+      for (const queue of [enrollments, activities]) {
+        await queue.obliterate({ force: true });
+        await queue.close();
+      }
     }
   });
 

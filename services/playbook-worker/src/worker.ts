@@ -1,5 +1,6 @@
 import type { Config } from '@leadhook/config';
 import type { Logger } from '@leadhook/observability';
+import { outboxTopicsRelayedBy } from '@leadhook/queue';
 import { createWorkerRuntime, type WorkerRuntime } from '@leadhook/worker-runtime';
 import { type PlaybookComponentOptions, playbookComponent } from './playbook.component.js';
 
@@ -14,15 +15,17 @@ export interface WorkerDeps {
 }
 
 /**
- * The playbook-worker process: health, metrics and the outbox relay (the
- * runtime), plus enrollment, playbook steps in the contact window and the
- * reconciler (the playbook component).
+ * The playbook-worker process: health, metrics and the relay of the
+ * `enrollment` outbox rows, whose queue it consumes (the runtime), plus
+ * enrollment, playbook steps in the contact window and the reconciler (the
+ * playbook component).
  */
 export function createWorker(deps: WorkerDeps): WorkerRuntime {
   return createWorkerRuntime({
     service: 'playbook-worker',
     config: deps.config,
     port: deps.port ?? deps.config.playbookWorkerPort,
+    relayTopics: outboxTopicsRelayedBy('playbook-worker'),
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.relayIntervalMs === undefined ? {} : { relayIntervalMs: deps.relayIntervalMs }),
     components: [playbookComponent(deps.playbook)],

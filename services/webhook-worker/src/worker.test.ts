@@ -4,11 +4,13 @@ import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
 import { closedPort, freePort, waitFor } from '@leadhook/worker-runtime/testing';
+import { Queue } from 'bullmq';
+import pg from 'pg';
 import request from 'supertest';
 import { createWorker } from './worker.js';
 
 // The runtime itself (relay, stop) is exercised in services/playbook-worker; this
-// checks the webhook worker's own wiring.
+// checks the webhook worker's own wiring, its relay's topic included.
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = createLogger({ service: 'webhook-worker', level: 'silent' });
 
@@ -60,6 +62,46 @@ describe('webhook-worker', () => {
     expect(metrics.text).toMatch(
       /^leadhook_outbox_oldest_open_seconds\{service="webhook-worker"\} 0$/m,
     );
+  });
+
+  it('relays its activity rows and leaves enrollment rows to the playbook worker', async () => {
+    const prefix = `t${randomBytes(5).toString('hex')}`;
+    const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix });
+    const worker = createWorker({ config, port: 0, logger: silent, relayIntervalMs: 50 });
+    running.push(worker);
+    await worker.start();
+    const leadId = `lead_${randomBytes(6).toString('hex')}`;
+    const activityId = `act_${randomBytes(6).toString('hex')}`;
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    const enrollments = new Queue('enrollment', { connection: { url: REDIS_URL }, prefix });
+    const activities = new Queue('activity', { connection: { url: REDIS_URL }, prefix });
+    try {
+      await client.query(
+        `INSERT INTO outbox (topic, payload, next_relay_at)
+         VALUES ('enrollment', $1, now()), ('activity', $2, now())`,
+        [{ lead_id: leadId }, { activity_id: activityId }],
+      );
+      let job = await activities.getJob(`activity-${activityId}`);
+      for (let i = 0; !job && i < 200; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        job = await activities.getJob(`activity-${activityId}`);
+      }
+      expect(job?.data).toEqual({ activity_id: activityId });
+      // Several relay rounds (every 50 ms) pass the enrollment row by.
+      await new Promise((r) => setTimeout(r, 300));
+      const { rows } = await client.query<{ relay_count: number; done: boolean }>(
+        `SELECT relay_count, done_at IS NOT NULL AS done FROM outbox WHERE topic = 'enrollment'`,
+      );
+      expect(rows).toEqual([{ relay_count: 0, done: false }]);
+      expect(await enrollments.getJob(`enroll-${leadId}`)).toBeUndefined();
+    } finally {
+      await client.end();
+      for (const queue of [enrollments, activities]) {
+        await queue.obliterate({ force: true });
+        await queue.close();
+      }
+    }
   });
 
   it('answers /readyz 503 when Redis is unreachable, and stays alive', async () => {

@@ -1,5 +1,6 @@
 import type { Config } from '@leadhook/config';
 import type { Logger } from '@leadhook/observability';
+import { outboxTopicsRelayedBy } from '@leadhook/queue';
 import {
   createWorkerRuntime,
   registerDisabledSubscriptionsGauge,
@@ -18,15 +19,16 @@ export interface WorkerDeps {
 }
 
 /**
- * The webhook-worker process: health, metrics and the outbox relay (the
- * runtime), plus fan-out, signed delivery with retries, and the delivery
- * reconciler (the webhooks component).
+ * The webhook-worker process: health, metrics and the relay of the `activity`
+ * outbox rows, whose queue it consumes (the runtime), plus fan-out, signed
+ * delivery with retries, and the delivery reconciler (the webhooks component).
  */
 export function createWorker(deps: WorkerDeps): WorkerRuntime {
   const runtime = createWorkerRuntime({
     service: 'webhook-worker',
     config: deps.config,
     port: deps.port ?? deps.config.webhookWorkerPort,
+    relayTopics: outboxTopicsRelayedBy('webhook-worker'),
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.relayIntervalMs === undefined ? {} : { relayIntervalMs: deps.relayIntervalMs }),
     components: [webhookComponent(deps.webhooks)],
