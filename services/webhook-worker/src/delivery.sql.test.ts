@@ -114,6 +114,45 @@ describe('the delivery functions', () => {
     expect(await fanOut(second)).toEqual({ result: 'already_done' });
   });
 
+  it('fan-out keeps index plans made while the tables were small, as they grow unanalyzed', async () => {
+    // A session caches its plans at its first calls. In a new database those come
+    // while the tables are nearly empty, and autovacuum analyzes (and so re-plans)
+    // only a minute or more later: bench/e2e saw one sequential scan of activities
+    // per fan-out for its first seconds, a backlog of ~1 s. Every statement of the
+    // fan-out reads by key, so none may be a sequential scan, whatever the sizes.
+    await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+    const leadId = await h.lead();
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push(await activity(leadId, 'message_sent'));
+    const client = new pg.Client({ connectionString: h.db.url });
+    await client.connect();
+    try {
+      const fan = async (id: string) => {
+        const { rows } = await client.query<{ r: FanOut }>(
+          'SELECT webhook_fan_out($1, now(), 0) AS r',
+          [id],
+        );
+        expect(rows[0]?.r.result).toBe('fanned_out');
+      };
+      for (const id of ids.slice(0, 6)) await fan(id);
+      await pool.query(
+        `INSERT INTO activities (id, account_id, lead_id, activity_type, activity_label, note, data, occurred_at)
+         SELECT leadhook_new_id('act'), $1, $2, 'event', 'message_sent', '', '{}', now() - interval '1 day'
+           FROM generate_series(1, 20000)`,
+        [h.accountId, await h.lead()],
+      );
+      await client.query('BEGIN');
+      for (const id of ids.slice(6)) await fan(id);
+      const { rows } = await client.query<{ seq_scan: string }>(
+        `SELECT seq_scan FROM pg_stat_xact_user_tables WHERE relname = 'activities'`,
+      );
+      expect(rows).toEqual([{ seq_scan: '0' }]);
+      await client.query('ROLLBACK');
+    } finally {
+      await client.end();
+    }
+  });
+
   it('fan-out finds the open activities by the lead, also once a session would cache a generic plan', async () => {
     // A generic plan for "this lead's activities up to this one" scanned every
     // activity per fan-out (bench/e2e, migration 20261122204000_fan_out_custom_plans)
