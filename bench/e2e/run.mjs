@@ -347,7 +347,8 @@ try {
     const got = first.get(lead);
     if (!got) continue;
     const w = Math.floor((acceptedAt - t0) / 10_000);
-    (windows[w] ??= []).push(got[0] - acceptedAt);
+    if (!windows[w]) windows[w] = [];
+    windows[w].push(got[0] - acceptedAt);
   }
   const byWindow = windows
     .map((xs, w) => {
