@@ -32,6 +32,21 @@ describe('PeriodicTask', () => {
     expect(r.count).toBe(1);
   });
 
+  it('with firstDelayMs, waits that long before the first round (the reconcilers)', async () => {
+    const r = rounds();
+    const task = new PeriodicTask({
+      intervalMs: 60_000,
+      firstDelayMs: 150,
+      run: async () => r.next(),
+    });
+    task.start();
+    await sleep(50);
+    expect(r.count).toBe(0);
+    await r.reached(1);
+    await task.stop();
+    expect(r.count).toBe(1);
+  });
+
   it('runs a round per interval, never two at a time', async () => {
     const r = rounds();
     let inFlight = 0;

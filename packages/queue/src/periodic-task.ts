@@ -1,6 +1,7 @@
 /**
  * A round of work repeated on a timer in the process (the outbox relay, the
- * retention job): the first round at once, each next one `intervalMs` after the
+ * retention job, the reconcilers): the first round after `firstDelayMs` (at
+ * once by default), each next one `intervalMs` after the
  * previous one ended, so rounds never overlap. A round that throws is reported
  * to onError and the loop goes on. The timer is unref'd: it never keeps a
  * process alive. Not a repeatable BullMQ job: Redis keeps nothing on disk and
@@ -12,6 +13,8 @@ export interface PeriodicTaskOptions {
   run: () => Promise<unknown>;
   /** Pause between the end of a round and the start of the next (ms). */
   intervalMs: number;
+  /** Pause before the first round (ms). Default 0. */
+  firstDelayMs?: number;
   /** Called with what a round threw. */
   onError?: (err: unknown) => void;
 }
@@ -32,7 +35,7 @@ export class PeriodicTask {
   start(): void {
     if (this.state === 'started') return;
     this.state = 'started';
-    this.schedule(0);
+    this.schedule(this.options.firstDelayMs ?? 0);
   }
 
   /** Stops the loop and waits for a round in progress. */

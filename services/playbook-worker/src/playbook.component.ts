@@ -1,7 +1,7 @@
 import { ActivityRecorder } from '@leadhook/activities';
 import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
 import { type MessagingProvider, SimulationProvider } from '@leadhook/providers';
-import { createWorkerRedis } from '@leadhook/queue';
+import { createWorkerRedis, PeriodicTask } from '@leadhook/queue';
 import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
 import { DelayedError, type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -52,8 +52,7 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
   let stopping = new AbortController();
   let workers: Worker[] = [];
   const clients: Redis[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<unknown> | undefined;
+  let reconciler: PeriodicTask | undefined;
   let stopped = false;
   let cancelPending: (() => void) | undefined;
   let closeTimeoutMs = 10_000;
@@ -215,19 +214,16 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
 
       const intervalMs = options.reconcileIntervalMs ?? 5000;
       const reconcileNow = () => reconcileOnce(deps, { horizonMs: intervalMs });
-      const loop = () => {
-        if (stopped) return;
-        timer = setTimeout(() => {
-          round = reconcileNow()
-            .then((count) => {
-              if (count > 0) logger.info({ count }, 'reconciler enqueued steps');
-            })
-            .catch((err: unknown) => logger.warn({ err }, 'reconciler round failed; retrying'))
-            .finally(loop);
-        }, intervalMs);
-        timer.unref();
-      };
-      loop();
+      reconciler = new PeriodicTask({
+        run: async () => {
+          const count = await reconcileNow();
+          if (count > 0) logger.info({ count }, 'reconciler enqueued steps');
+        },
+        intervalMs,
+        firstDelayMs: intervalMs,
+        onError: (err) => logger.warn({ err }, 'reconciler round failed; retrying'),
+      });
+      reconciler.start();
       options.onStarted?.({
         deps,
         recorder: new ActivityRecorder({ prisma: db, queues, logger }),
@@ -237,8 +233,7 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
     async stop() {
       stopped = true;
       stopping.abort();
-      clearTimeout(timer);
-      await round;
+      await reconciler?.stop();
       cancelPending?.();
       // close() finishes the current jobs. With Redis gone it may wait for Redis
       // forever: past the shutdown timeout the connections are dropped, and the

@@ -1,5 +1,5 @@
 import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
-import { createWorkerRedis } from '@leadhook/queue';
+import { createWorkerRedis, PeriodicTask } from '@leadhook/queue';
 import type { Resolve } from '@leadhook/webhooks';
 import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
 import { DelayedError, type Job, Worker } from 'bullmq';
@@ -62,8 +62,7 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
   let pool: Pool | undefined;
   let workers: Worker[] = [];
   const clients: Redis[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<unknown> | undefined;
+  let reconciler: PeriodicTask | undefined;
   let stopped = false;
   let slots: SendSlots | undefined;
 
@@ -192,24 +191,18 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
 
       const intervalMs = options.reconcileIntervalMs ?? 5000;
       const reconcileNow = () => reconcileOnce(deps, { horizonMs: intervalMs });
-      const loop = () => {
-        if (stopped) return;
-        timer = setTimeout(() => {
-          round = reconcileNow()
-            .catch((err: unknown) =>
-              logger.warn({ err }, 'delivery reconciler round failed; retrying'),
-            )
-            .finally(loop);
-        }, intervalMs);
-        timer.unref();
-      };
-      loop();
+      reconciler = new PeriodicTask({
+        run: reconcileNow,
+        intervalMs,
+        firstDelayMs: intervalMs,
+        onError: (err) => logger.warn({ err }, 'delivery reconciler round failed; retrying'),
+      });
+      reconciler.start();
       options.onStarted?.({ deps, reconcileNow });
     },
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      await round;
+      await reconciler?.stop();
       // With Redis away a worker has no job it could finish, and a plain close()
       // would wait for the connection forever: force it then.
       const redisDown = clients.some((c) => c.status !== 'ready');
