@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { PeriodicTask } from './periodic-task.js';
-import type { JobPayloads, OutboxTopic, QueueSet } from './queues.js';
+import { type JobPayloads, OUTBOX_TOPICS, type OutboxTopic, type QueueSet } from './queues.js';
 
 /**
  * The outbox relay (DESIGN.md "The outbox"): re-enqueues outbox rows whose
@@ -52,6 +52,40 @@ interface ClaimedRow {
   payload: unknown;
 }
 
+/**
+ * The claim of one topic's due rows, oldest due first, through that topic's
+ * partial index outbox_relay_<topic>_idx. The topic is a literal (from the fixed
+ * OUTBOX_TOPICS, never from input) so that the planner can prove the index's
+ * predicate whatever the plan (migration 20261122210000_outbox_relay_by_topic).
+ */
+const CLAIM_SQL = Object.fromEntries(
+  (Object.keys(OUTBOX_TOPICS) as OutboxTopic[]).map((topic) => [
+    topic,
+    `UPDATE outbox
+        SET next_relay_at = now() + make_interval(secs => LEAST($2::float8, $3::float8 * power(2, LEAST(relay_count, 20)))),
+            relay_count = relay_count + 1
+      WHERE id IN (SELECT id FROM outbox
+                    WHERE topic = '${topic}' AND done_at IS NULL AND next_relay_at <= now()
+                    ORDER BY next_relay_at
+                    LIMIT $1
+                    FOR UPDATE SKIP LOCKED)
+      RETURNING id::text, payload`,
+  ]),
+) as Record<OutboxTopic, string>;
+
+/**
+ * The open rows' oldest created_at, per topic through its partial index (whose
+ * predicate names next_relay_at IS NOT NULL, always true: see the migration).
+ */
+const OLDEST_OPEN_SQL = `SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age FROM (${(
+  Object.keys(OUTBOX_TOPICS) as OutboxTopic[]
+)
+  .map(
+    (topic) =>
+      `SELECT created_at FROM outbox WHERE topic = '${topic}' AND done_at IS NULL AND next_relay_at IS NOT NULL`,
+  )
+  .join(' UNION ALL ')}) open_rows`;
+
 export class OutboxRelay {
   private readonly loop: PeriodicTask;
 
@@ -95,19 +129,11 @@ export class OutboxRelay {
     const { pool, queues } = this.options;
     const base = this.options.backoffBaseSeconds ?? 10;
     const max = this.options.backoffMaxSeconds ?? 300;
-    // outbox_open_topic_idx: the due rows of this topic, oldest due first.
-    const { rows } = await pool.query<ClaimedRow>(
-      `UPDATE outbox
-          SET next_relay_at = now() + make_interval(secs => LEAST($2::float8, $3::float8 * power(2, LEAST(relay_count, 20)))),
-              relay_count = relay_count + 1
-        WHERE id IN (SELECT id FROM outbox
-                      WHERE done_at IS NULL AND topic = $4 AND next_relay_at <= now()
-                      ORDER BY next_relay_at
-                      LIMIT $1
-                      FOR UPDATE SKIP LOCKED)
-        RETURNING id::text, payload`,
-      [this.options.batchSize ?? 500, max, base, topic],
-    );
+    const { rows } = await pool.query<ClaimedRow>(CLAIM_SQL[topic], [
+      this.options.batchSize ?? 500,
+      max,
+      base,
+    ]);
     if (rows.length === 0) return { sent: 0, pending: 0 };
     try {
       return await queues.requeueMany(
@@ -128,8 +154,6 @@ export class OutboxRelay {
 
 /** Age in seconds of the oldest open outbox row (0 when none): the relay's lag. */
 export async function oldestOpenOutboxAgeSeconds(pool: Pool): Promise<number> {
-  const { rows } = await pool.query<{ age: number | null }>(
-    'SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age FROM outbox WHERE done_at IS NULL',
-  );
+  const { rows } = await pool.query<{ age: number | null }>(OLDEST_OPEN_SQL);
   return rows[0]?.age ?? 0;
 }

@@ -15,7 +15,7 @@ const SCRAPE_TIMEOUT_MS = 5000;
 /**
  * `leadhook_outbox_oldest_open_seconds`: age of the oldest outbox row no
  * consumer has closed (0 when none), the relay's lag. One index scan of the open
- * rows (the partial outbox_open_topic_idx), which are few unless consumers are behind.
+ * rows (the partial outbox_relay_<topic>_idx), which are few unless consumers are behind.
  */
 export function registerOutboxLagGauge(registry: Registry, pool: Pool): void {
   new Gauge({
