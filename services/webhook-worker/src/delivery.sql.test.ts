@@ -68,6 +68,20 @@ async function fanOut(activityId: string): Promise<FanOut> {
   return rows[0].r;
 }
 
+/**
+ * A subscription, a lead with 8 activities whose outbox rows are open, and a
+ * database session of its own: no plan cached by the tests before it.
+ */
+async function openActivitiesAndASession() {
+  await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+  const leadId = await h.lead();
+  const ids: string[] = [];
+  for (let i = 0; i < 8; i++) ids.push(await activity(leadId, 'message_sent'));
+  const client = new pg.Client({ connectionString: h.db.url });
+  await client.connect();
+  return { ids, client };
+}
+
 async function claim(deliveryId: string, attempt = 0, leaseMs = 60_000) {
   const { rows } = await pool.query<{ claim: string; delivery_id: string; due_at: Date | null }>(
     'SELECT claim, delivery_id, due_at FROM webhook_claim($1, $2, now(), $3)',
@@ -120,12 +134,7 @@ describe('the delivery functions', () => {
     // only a minute or more later: bench/e2e saw one sequential scan of activities
     // per fan-out for its first seconds, a backlog of ~1 s. Every statement of the
     // fan-out reads by key, so none may be a sequential scan, whatever the sizes.
-    await h.subscription({ url: 'http://127.0.0.1:9/hook' });
-    const leadId = await h.lead();
-    const ids: string[] = [];
-    for (let i = 0; i < 8; i++) ids.push(await activity(leadId, 'message_sent'));
-    const client = new pg.Client({ connectionString: h.db.url });
-    await client.connect();
+    const { ids, client } = await openActivitiesAndASession();
     try {
       const fan = async (id: string) => {
         const { rows } = await client.query<{ r: FanOut }>(
@@ -176,7 +185,6 @@ describe('the delivery functions', () => {
     // once one lead had many activities. plpgsql may switch to a generic plan after
     // five calls in a session, so: one big lead, then fan-outs of another lead's
     // activities in one session with generic plans forced, and no sequential scan.
-    await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     const big = await h.lead();
     await pool.query(
       `INSERT INTO activities (id, account_id, lead_id, activity_type, activity_label, note, data, occurred_at)
@@ -185,12 +193,7 @@ describe('the delivery functions', () => {
       [h.accountId, big],
     );
     await pool.query('ANALYZE activities');
-    const leadId = await h.lead();
-    const ids: string[] = [];
-    for (let i = 0; i < 8; i++) ids.push(await activity(leadId, 'message_sent'));
-    // A session of its own: no plan cached by the tests before, when the table was small.
-    const client = new pg.Client({ connectionString: h.db.url });
-    await client.connect();
+    const { ids, client } = await openActivitiesAndASession();
     try {
       await client.query('BEGIN');
       // The worst case, at once: every cacheable statement on a generic plan.
