@@ -65,7 +65,8 @@ const CLAIM_SQL = Object.fromEntries(
         SET next_relay_at = now() + make_interval(secs => LEAST($2::float8, $3::float8 * power(2, LEAST(relay_count, 20)))),
             relay_count = relay_count + 1
       WHERE id IN (SELECT id FROM outbox
-                    WHERE topic = '${topic}' AND done_at IS NULL AND next_relay_at <= now()
+                    WHERE topic = '${topic}' AND done_at IS NULL AND relay_count >= 0
+                      AND next_relay_at <= now()
                     ORDER BY next_relay_at
                     LIMIT $1
                     FOR UPDATE SKIP LOCKED)
@@ -75,14 +76,14 @@ const CLAIM_SQL = Object.fromEntries(
 
 /**
  * The open rows' oldest created_at, per topic through its partial index (whose
- * predicate names next_relay_at IS NOT NULL, always true: see the migration).
+ * predicate names relay_count >= 0, always true: see the migration).
  */
 const OLDEST_OPEN_SQL = `SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age FROM (${(
   Object.keys(OUTBOX_TOPICS) as OutboxTopic[]
 )
   .map(
     (topic) =>
-      `SELECT created_at FROM outbox WHERE topic = '${topic}' AND done_at IS NULL AND next_relay_at IS NOT NULL`,
+      `SELECT created_at FROM outbox WHERE topic = '${topic}' AND done_at IS NULL AND relay_count >= 0`,
   )
   .join(' UNION ALL ')}) open_rows`;
 

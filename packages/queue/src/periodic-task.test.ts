@@ -47,6 +47,29 @@ describe('PeriodicTask', () => {
     expect(r.count).toBe(1);
   });
 
+  it('a start right after a stop, with a round still running, keeps one loop', async () => {
+    const r = rounds();
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const task = new PeriodicTask({
+      intervalMs: 5,
+      run: async () => {
+        r.next();
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        await sleep(30);
+        inFlight--;
+      },
+    });
+    task.start();
+    await r.reached(1);
+    void task.stop(); // the first round is still running
+    task.start();
+    await r.reached(6);
+    await task.stop();
+    expect(maxInFlight).toBe(1);
+  });
+
   it('runs a round per interval, never two at a time', async () => {
     const r = rounds();
     let inFlight = 0;

@@ -23,6 +23,8 @@ export class PeriodicTask {
   private timer: NodeJS.Timeout | undefined;
   private round: Promise<unknown> | undefined;
   private state: 'idle' | 'started' | 'stopped' = 'idle';
+  /** Bumped by every start: a round of an earlier start schedules nothing. */
+  private generation = 0;
 
   constructor(private readonly options: PeriodicTaskOptions) {}
 
@@ -35,7 +37,10 @@ export class PeriodicTask {
   start(): void {
     if (this.state === 'started') return;
     this.state = 'started';
-    this.schedule(this.options.firstDelayMs ?? 0);
+    const generation = ++this.generation;
+    // After a round of an earlier start that is still running: rounds never overlap.
+    const previous = this.round ?? Promise.resolve();
+    void previous.finally(() => this.schedule(this.options.firstDelayMs ?? 0, generation));
   }
 
   /** Stops the loop and waits for a round in progress. */
@@ -45,13 +50,13 @@ export class PeriodicTask {
     await this.round;
   }
 
-  private schedule(delayMs: number): void {
-    if (this.state !== 'started') return;
+  private schedule(delayMs: number, generation: number): void {
+    if (this.state !== 'started' || generation !== this.generation) return;
     this.timer = setTimeout(() => {
       this.round = this.options
         .run()
         .catch((err: unknown) => this.options.onError?.(err))
-        .finally(() => this.schedule(this.options.intervalMs));
+        .finally(() => this.schedule(this.options.intervalMs, generation));
     }, delayMs);
     this.timer.unref();
   }

@@ -35,8 +35,11 @@ BEGIN
     -- transaction already) and due now (webhook_claim's 250 ms tolerance).
     IF v_taken < p_claim AND (v_head->>'created')::boolean
        AND (v_head->>'due_ms')::bigint <= v_due_by THEN
+      -- The lease runs from now, not from p_now: the worker took p_now before it
+      -- waited for a connection and for the lead's and chains' locks.
       SELECT * INTO v_step
-        FROM webhook_claim(v_head->>'id', (v_head->>'attempt_count')::integer, p_now, p_lease_ms);
+        FROM webhook_claim(v_head->>'id', (v_head->>'attempt_count')::integer,
+                           clock_timestamp(), p_lease_ms);
       IF v_step.claim = 'claimed' THEN
         v_claimed := v_claimed || jsonb_build_array(to_jsonb(v_step));
         v_taken := v_taken + 1;

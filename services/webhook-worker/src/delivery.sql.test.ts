@@ -82,6 +82,20 @@ async function openActivitiesAndASession() {
   return { ids, client };
 }
 
+/**
+ * Rows of `table` the session's open transaction has read, by sequential scans and
+ * through its indexes: a plan that scans a whole table or index shows here even
+ * without a sequential scan (the fan-out runs with enable_seqscan off).
+ */
+async function rowsRead(client: pg.Client, table: string): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::int AS n
+       FROM pg_stat_xact_user_tables WHERE relname = $1`,
+    [table],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 async function claim(deliveryId: string, attempt = 0, leaseMs = 60_000) {
   const { rows } = await pool.query<{ claim: string; delivery_id: string; due_at: Date | null }>(
     'SELECT claim, delivery_id, due_at FROM webhook_claim($1, $2, now(), $3)',
@@ -133,7 +147,7 @@ describe('the delivery functions', () => {
     // while the tables are nearly empty, and autovacuum analyzes (and so re-plans)
     // only a minute or more later: bench/e2e saw one sequential scan of activities
     // per fan-out for its first seconds, a backlog of ~1 s. Every statement of the
-    // fan-out reads by key, so none may be a sequential scan, whatever the sizes.
+    // fan-out reads by key, so it reads a few rows whatever the sizes.
     const { ids, client } = await openActivitiesAndASession();
     try {
       const fan = async (id: string) => {
@@ -156,14 +170,8 @@ describe('the delivery functions', () => {
       );
       await client.query('BEGIN');
       for (const id of ids.slice(6)) await fan(id);
-      const { rows } = await client.query<{ relname: string; seq_scan: string }>(
-        `SELECT relname, seq_scan FROM pg_stat_xact_user_tables
-          WHERE relname IN ('activities', 'outbox') ORDER BY relname`,
-      );
-      expect(rows).toEqual([
-        { relname: 'activities', seq_scan: '0' },
-        { relname: 'outbox', seq_scan: '0' },
-      ]);
+      expect(await rowsRead(client, 'activities')).toBeLessThan(200);
+      expect(await rowsRead(client, 'outbox')).toBeLessThan(200);
       // The open rows are found by their activity id, never by reading the topic's
       // open rows (the relay's index): see migration 20261122210000.
       const { rows: read } = await client.query<{ n: string }>(
@@ -183,8 +191,9 @@ describe('the delivery functions', () => {
     // A generic plan for "this lead's activities up to this one" scanned every
     // activity per fan-out (bench/e2e, migration 20261122204000_fan_out_custom_plans)
     // once one lead had many activities. plpgsql may switch to a generic plan after
-    // five calls in a session, so: one big lead, then fan-outs of another lead's
-    // activities in one session with generic plans forced, and no sequential scan.
+    // five calls in a session (the function now forces generic plans), so: one big
+    // lead, then fan-outs of another lead's activities in one session, reading
+    // only that lead's rows.
     const big = await h.lead();
     await pool.query(
       `INSERT INTO activities (id, account_id, lead_id, activity_type, activity_label, note, data, occurred_at)
@@ -196,8 +205,6 @@ describe('the delivery functions', () => {
     const { ids, client } = await openActivitiesAndASession();
     try {
       await client.query('BEGIN');
-      // The worst case, at once: every cacheable statement on a generic plan.
-      await client.query('SET LOCAL plan_cache_mode = force_generic_plan');
       for (const id of ids) {
         const { rows } = await client.query<{ r: FanOut }>(
           'SELECT webhook_fan_out($1, now(), 0) AS r',
@@ -205,10 +212,8 @@ describe('the delivery functions', () => {
         );
         expect(rows[0]?.r.result).toBe('fanned_out');
       }
-      const { rows } = await client.query<{ seq_scan: string }>(
-        `SELECT seq_scan FROM pg_stat_xact_user_tables WHERE relname = 'activities'`,
-      );
-      expect(rows).toEqual([{ seq_scan: '0' }]);
+      // Eight fan-outs of a lead with eight activities, beside a lead with 20,000.
+      expect(await rowsRead(client, 'activities')).toBeLessThan(200);
     } finally {
       await client.end();
     }

@@ -28,8 +28,12 @@ interface FanOutRow {
   claimed?: Record<string, unknown>[];
 }
 
-/** Heads one fan-out claims for itself at most (one per subscription it reaches). */
-const CLAIM_PER_FAN_OUT = 16;
+/**
+ * Heads one fan-out claims for itself at most (one per subscription it reaches):
+ * its reservation is held for its transaction, so a few per fan-out leave slots
+ * for the other fan-outs running at once; heads beyond it are enqueued.
+ */
+const CLAIM_PER_FAN_OUT = 4;
 
 /**
  * Fans an activity out to its subscriptions (CONTRACT §3) with one call of the
@@ -72,7 +76,7 @@ export async function fanOut(
 
   for (const claimed of row.claimed ?? []) {
     const step = stepFromJson(claimed);
-    slots?.run(async () => {
+    const started = slots?.run(async () => {
       try {
         await runClaimed(deps, step, onAttempt);
       } catch (err) {
@@ -83,6 +87,12 @@ export async function fanOut(
         );
       }
     });
+    if (!started) {
+      deps.logger.info(
+        { delivery_id: step.delivery_id },
+        'stopping: delivery left to the reconciler once its lease lapses',
+      );
+    }
   }
 
   const heads = (row.heads ?? []).map((h) => ({

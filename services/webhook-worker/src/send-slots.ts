@@ -9,12 +9,14 @@
  */
 export class SendSlots {
   private reserved = 0;
+  private draining = false;
   private readonly running = new Set<Promise<void>>();
 
   constructor(readonly size: number) {}
 
-  /** Reserves up to `wanted` free slots; returns how many it got. */
+  /** Reserves up to `wanted` free slots; returns how many it got (none once draining). */
   reserve(wanted: number): number {
+    if (this.draining) return 0;
     const n = Math.max(0, Math.min(wanted, this.size - this.reserved));
     this.reserved += n;
     return n;
@@ -25,8 +27,17 @@ export class SendSlots {
     this.reserved -= n;
   }
 
-  /** Runs `work` in a slot reserved before; the slot is freed when it settles. */
-  run(work: () => Promise<void>): void {
+  /**
+   * Runs `work` in a slot reserved before; the slot is freed when it settles.
+   * Once draining, nothing new starts: the slot is given back and false returned
+   * (a delivery claimed for it waits for its lease to lapse, then the reconciler
+   * sends it).
+   */
+  run(work: () => Promise<void>): boolean {
+    if (this.draining) {
+      this.reserved--;
+      return false;
+    }
     const settled: Promise<void> = work()
       .catch(() => {})
       .finally(() => {
@@ -34,6 +45,7 @@ export class SendSlots {
         this.running.delete(settled);
       });
     this.running.add(settled);
+    return true;
   }
 
   /** Slots reserved or running now. */
@@ -41,8 +53,17 @@ export class SendSlots {
     return this.reserved;
   }
 
-  /** Resolves once every run started so far has settled (shutdown waits for it). */
-  async idle(): Promise<void> {
-    while (this.running.size > 0) await Promise.all([...this.running]);
+  /**
+   * Shutdown: refuses new reservations and runs, then resolves once every slot is
+   * back: runs settled, and reservations of fan-outs still in their query (a
+   * BullMQ worker closed without waiting for its jobs) given back.
+   */
+  async drain(): Promise<void> {
+    this.draining = true;
+    while (this.reserved > 0) {
+      // A reservation with no run behind it is a fan-out still in its query: poll.
+      const pause = new Promise((resolve) => setTimeout(resolve, 20));
+      await (this.running.size > 0 ? Promise.race([Promise.all(this.running), pause]) : pause);
+    }
   }
 }

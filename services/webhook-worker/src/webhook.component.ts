@@ -210,7 +210,9 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       workers = [];
       // The deliveries fan-outs are sending from here: each ends after its attempt
       // (stopping() ends the chain walk) and is recorded before the pool closes.
-      await slots?.idle();
+      // A fan-out still in its query (close(true) does not wait for jobs) starts
+      // no send once draining: what it claimed goes to the reconciler.
+      await slots?.drain();
       for (const client of clients.splice(0)) client.disconnect();
       await prisma?.$disconnect();
       prisma = undefined;
