@@ -47,48 +47,42 @@ describe('PeriodicTask', () => {
     expect(r.count).toBe(1);
   });
 
-  it('a start right after a stop, with a round still running, keeps one loop', async () => {
+  /** A task whose 30 ms rounds count how many of them ever ran at once. */
+  function overlapping(intervalMs: number) {
     const r = rounds();
     let inFlight = 0;
-    let maxInFlight = 0;
+    const seen = { maxInFlight: 0 };
     const task = new PeriodicTask({
-      intervalMs: 5,
+      intervalMs,
       run: async () => {
         r.next();
         inFlight++;
-        maxInFlight = Math.max(maxInFlight, inFlight);
+        seen.maxInFlight = Math.max(seen.maxInFlight, inFlight);
         await sleep(30);
         inFlight--;
       },
     });
+    return { r, task, seen };
+  }
+
+  it('a start right after a stop, with a round still running, keeps one loop', async () => {
+    const { r, task, seen } = overlapping(5);
     task.start();
     await r.reached(1);
     void task.stop(); // the first round is still running
     task.start();
     await r.reached(6);
     await task.stop();
-    expect(maxInFlight).toBe(1);
+    expect(seen.maxInFlight).toBe(1);
   });
 
   it('runs a round per interval, never two at a time', async () => {
-    const r = rounds();
-    let inFlight = 0;
-    let maxInFlight = 0;
-    const task = new PeriodicTask({
-      intervalMs: 10,
-      run: async () => {
-        r.next();
-        inFlight++;
-        maxInFlight = Math.max(maxInFlight, inFlight);
-        await sleep(30);
-        inFlight--;
-      },
-    });
+    const { r, task, seen } = overlapping(10);
     task.start();
     task.start(); // a second start is nothing
     await r.reached(3);
     await task.stop();
-    expect(maxInFlight).toBe(1);
+    expect(seen.maxInFlight).toBe(1);
   });
 
   it('reports a round that throws and keeps going', async () => {
