@@ -3,6 +3,7 @@
 // the time goes: each process's user+system time, and the machine's busy, idle
 // and stolen ticks, so a noisy neighbour shows).
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -10,6 +11,38 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** An id of the shape the services check: prefix + 26 Crockford base32 characters. */
+export function fakeId(prefix) {
+  const crockford = '0123456789abcdefghjkmnpqrstvwxyz';
+  return `${prefix}_${Array.from(randomBytes(26), (b) => crockford[b % 32]).join('')}`;
+}
+
+/**
+ * The one account, playbook (with `steps`) and marketing source (no rate limit) a
+ * benchmark works in, inserted into the scratch database at `dbUrl`.
+ */
+export async function createBenchTenant(dbUrl, steps = []) {
+  const tenant = {
+    accountId: fakeId('acc'),
+    playbookId: fakeId('pb'),
+    sourceId: fakeId('src'),
+    intakeKey: randomBytes(24).toString('base64url'),
+  };
+  await sql(dbUrl, `INSERT INTO accounts (id, name) VALUES ($1, 'bench')`, [tenant.accountId]);
+  await sql(
+    dbUrl,
+    `INSERT INTO playbooks (id, account_id, name, steps) VALUES ($1, $2, 'bench', $3)`,
+    [tenant.playbookId, tenant.accountId, JSON.stringify(steps)],
+  );
+  await sql(
+    dbUrl,
+    `INSERT INTO marketing_sources (id, account_id, playbook_id, name, source_type, intake_key, rate_limit)
+     VALUES ($1, $2, $3, 'bench', 'vendor', $4, 0)`,
+    [tenant.sourceId, tenant.accountId, tenant.playbookId, tenant.intakeKey],
+  );
+  return tenant;
+}
 
 /** Runs one statement on a fresh connection and returns its rows. */
 export async function sql(url, text, params = []) {

@@ -21,6 +21,7 @@ import {
   AUSTIN,
   benchLead,
   cpuSeconds,
+  createBenchTenant,
   machineTicks,
   postgresPids,
   redisPids,
@@ -49,25 +50,7 @@ const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toStr
 await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
 await sql(adminUrl, `CREATE DATABASE ${dbName}`);
 run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: dbUrl });
-// Ids of the shape the services check (prefix + 26 Crockford base32 characters).
-const crockford = '0123456789abcdefghjkmnpqrstvwxyz';
-const fakeId = (prefix) =>
-  `${prefix}_${Array.from(randomBytes(26), (b) => crockford[b % 32]).join('')}`;
-const accountId = fakeId('acc');
-const playbookId = fakeId('pb');
-const sourceId = fakeId('src');
-const intakeKey = randomBytes(24).toString('base64url');
-await sql(dbUrl, `INSERT INTO accounts (id, name) VALUES ($1, 'bench')`, [accountId]);
-await sql(dbUrl, `INSERT INTO playbooks (id, account_id, name) VALUES ($1, $2, 'bench')`, [
-  playbookId,
-  accountId,
-]);
-await sql(
-  dbUrl,
-  `INSERT INTO marketing_sources (id, account_id, playbook_id, name, source_type, intake_key, rate_limit)
-   VALUES ($1, $2, $3, 'bench', 'vendor', $4, 0)`,
-  [sourceId, accountId, playbookId, intakeKey],
-);
+const { accountId, playbookId, sourceId, intakeKey } = await createBenchTenant(dbUrl);
 
 // --- the intake process ----------------------------------------------------------
 const port = Number(args.port);

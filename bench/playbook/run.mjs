@@ -43,6 +43,7 @@ import autocannon from 'autocannon';
 import {
   benchLead,
   cpuSeconds,
+  createBenchTenant,
   freePort,
   machineTicks,
   redisPids,
@@ -90,25 +91,7 @@ let exitCode = 1;
 const children = [];
 try {
   run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: dbUrl });
-  const crockford = '0123456789abcdefghjkmnpqrstvwxyz';
-  const fakeId = (prefix) =>
-    `${prefix}_${Array.from(randomBytes(26), (b) => crockford[b % 32]).join('')}`;
-  const accountId = fakeId('acc');
-  const playbookId = fakeId('pb');
-  const sourceId = fakeId('src');
-  const intakeKey = randomBytes(24).toString('base64url');
-  await sql(dbUrl, `INSERT INTO accounts (id, name) VALUES ($1, 'bench')`, [accountId]);
-  await sql(
-    dbUrl,
-    `INSERT INTO playbooks (id, account_id, name, steps) VALUES ($1, $2, 'bench', $3)`,
-    [playbookId, accountId, JSON.stringify(STEPS)],
-  );
-  await sql(
-    dbUrl,
-    `INSERT INTO marketing_sources (id, account_id, playbook_id, name, source_type, intake_key, rate_limit)
-     VALUES ($1, $2, $3, 'bench', 'vendor', $4, 0)`,
-    [sourceId, accountId, playbookId, intakeKey],
-  );
+  const { accountId, intakeKey } = await createBenchTenant(dbUrl, STEPS);
 
   // --- the processes ----------------------------------------------------------------
   const commonEnv = {

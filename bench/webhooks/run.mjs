@@ -46,6 +46,8 @@ import pg from 'pg';
 import { QueueSet } from '../../packages/queue/dist/index.js';
 import {
   cpuSeconds,
+  createBenchTenant,
+  fakeId,
   freePort,
   machineTicks,
   postgresPids,
@@ -202,9 +204,6 @@ let exitCode = 1;
 const children = [];
 try {
   run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: dbUrl });
-  const crockford = '0123456789abcdefghjkmnpqrstvwxyz';
-  const fakeId = (prefix) =>
-    `${prefix}_${Array.from(randomBytes(26), (b) => crockford[b % 32]).join('')}`;
 
   const subscriberProc = fork(join(here, 'subscriber.mjs'), [String(subscriberCount)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -212,21 +211,7 @@ try {
   children.push(subscriberProc);
   const ports = await ask(subscriberProc, 'hello', 'ports');
 
-  const accountId = fakeId('acc');
-  const playbookId = fakeId('pb');
-  const sourceId = fakeId('src');
-  await sql(dbUrl, `INSERT INTO accounts (id, name) VALUES ($1, 'bench')`, [accountId]);
-  await sql(
-    dbUrl,
-    `INSERT INTO playbooks (id, account_id, name, steps) VALUES ($1, $2, 'bench', '[]')`,
-    [playbookId, accountId],
-  );
-  await sql(
-    dbUrl,
-    `INSERT INTO marketing_sources (id, account_id, playbook_id, name, source_type, intake_key, rate_limit)
-     VALUES ($1, $2, $3, 'bench', 'vendor', $4, 0)`,
-    [sourceId, accountId, playbookId, randomBytes(24).toString('base64url')],
-  );
+  const { accountId, playbookId, sourceId } = await createBenchTenant(dbUrl);
   const subscriptions = ports.map((port) => ({
     id: fakeId('sub'),
     port,
