@@ -44,6 +44,23 @@ export async function createBenchTenant(dbUrl, steps = []) {
   return tenant;
 }
 
+/**
+ * Sends a child process (a benchmark's subscriber) `{cmd, ...extra}` over IPC and
+ * resolves with `reply[key]` of the first reply that has it.
+ */
+export function ask(child, cmd, key, extra = {}) {
+  return new Promise((resolve) => {
+    const onMessage = (msg) => {
+      if (key in msg) {
+        child.off('message', onMessage);
+        resolve(msg[key]);
+      }
+    };
+    child.on('message', onMessage);
+    child.send({ cmd, ...extra });
+  });
+}
+
 /** Runs one statement on a fresh connection and returns its rows. */
 export async function sql(url, text, params = []) {
   const client = new pg.Client({ connectionString: url });

@@ -36,6 +36,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
+  ask,
   benchLead,
   cpuSeconds,
   createBenchTenant,
@@ -111,19 +112,6 @@ function thin(rows, n) {
   const step = middle.length / (n - 3);
   const kept = Array.from({ length: n - 3 }, (_, i) => middle[Math.floor(i * step)]);
   return [rows[0], ...kept, ...rows.slice(-2)];
-}
-
-function ask(child, cmd, key) {
-  return new Promise((resolve) => {
-    const onMessage = (msg) => {
-      if (key in msg) {
-        child.off('message', onMessage);
-        resolve(msg[key]);
-      }
-    };
-    child.on('message', onMessage);
-    child.send({ cmd });
-  });
 }
 
 const loadBefore = loadavg();

@@ -45,6 +45,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { QueueSet } from '../../packages/queue/dist/index.js';
 import {
+  ask,
   cpuSeconds,
   createBenchTenant,
   fakeId,
@@ -113,20 +114,6 @@ async function pollBackends(client, starting = false) {
   }
 }
 const backendCpu = () => [...backends.values()].reduce((a, b) => a + b.last - b.first, 0);
-
-// --- the subscribers' process and its IPC -------------------------------------------
-function ask(child, cmd, key, extra = {}) {
-  return new Promise((resolve) => {
-    const onMessage = (msg) => {
-      if (key in msg) {
-        child.off('message', onMessage);
-        resolve(msg[key]);
-      }
-    };
-    child.on('message', onMessage);
-    child.send({ cmd, ...extra });
-  });
-}
 
 function percentile(sorted, p) {
   if (sorted.length === 0) return Number.NaN;
