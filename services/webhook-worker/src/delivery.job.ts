@@ -145,19 +145,7 @@ export async function runDelivery(
   job: { delivery_id: string; attempt: number },
   onAttempt: (report: AttemptReport) => void = () => {},
 ): Promise<DeliveryJobResult> {
-  return walkChain(deps, await claim(deps, job.delivery_id, job.attempt), onAttempt);
-}
-
-/**
- * Sends a delivery its fan-out claimed (webhook_fan_out_claim, see fanout.job.ts)
- * and goes on down its chain exactly as a delivery job would after its claim.
- */
-export function runClaimed(
-  deps: WebhookDeps,
-  step: Step,
-  onAttempt: (report: AttemptReport) => void = () => {},
-): Promise<DeliveryJobResult> {
-  return walkChain(deps, step, onAttempt);
+  return runClaimed(deps, await claim(deps, job.delivery_id, job.attempt), onAttempt);
 }
 
 /** A webhook_step that travelled as JSON (to_jsonb): its times back to Dates. */
@@ -173,10 +161,15 @@ export function stepFromJson(json: Record<string, unknown>): Step {
   };
 }
 
-async function walkChain(
+/**
+ * Goes on from a claim's answer (a delivery job's own claim, or a head its fan-out
+ * claimed: webhook_fan_out_claim, see fanout.job.ts): sends the claimed delivery
+ * and walks down its chain.
+ */
+export async function runClaimed(
   deps: WebhookDeps,
   first: Step,
-  onAttempt: (report: AttemptReport) => void,
+  onAttempt: (report: AttemptReport) => void = () => {},
 ): Promise<DeliveryJobResult> {
   const started = Date.now();
   let step = first;
