@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { PeriodicTask } from './periodic-task.js';
-import { type JobPayloads, OUTBOX_TOPICS, type OutboxTopic, type QueueSet } from './queues.js';
+import { type JobPayloads, OUTBOX_TOPIC_LIST, type OutboxTopic, type QueueSet } from './queues.js';
 
 /**
  * The outbox relay (DESIGN.md "The outbox"): re-enqueues outbox rows whose
@@ -59,7 +59,7 @@ interface ClaimedRow {
  * predicate whatever the plan (migration 20261122210000_outbox_relay_by_topic).
  */
 const CLAIM_SQL = Object.fromEntries(
-  (Object.keys(OUTBOX_TOPICS) as OutboxTopic[]).map((topic) => [
+  OUTBOX_TOPIC_LIST.map((topic) => [
     topic,
     `UPDATE outbox
         SET next_relay_at = now() + make_interval(secs => LEAST($2::float8, $3::float8 * power(2, LEAST(relay_count, 20)))),
@@ -78,14 +78,10 @@ const CLAIM_SQL = Object.fromEntries(
  * The open rows' oldest created_at, per topic through its partial index (whose
  * predicate names relay_count >= 0, always true: see the migration).
  */
-const OLDEST_OPEN_SQL = `SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age FROM (${(
-  Object.keys(OUTBOX_TOPICS) as OutboxTopic[]
-)
-  .map(
-    (topic) =>
-      `SELECT created_at FROM outbox WHERE topic = '${topic}' AND done_at IS NULL AND relay_count >= 0`,
-  )
-  .join(' UNION ALL ')}) open_rows`;
+const OLDEST_OPEN_SQL = `SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age FROM (${OUTBOX_TOPIC_LIST.map(
+  (topic) =>
+    `SELECT created_at FROM outbox WHERE topic = '${topic}' AND done_at IS NULL AND relay_count >= 0`,
+).join(' UNION ALL ')}) open_rows`;
 
 export class OutboxRelay {
   private readonly loop: PeriodicTask;

@@ -71,14 +71,15 @@ export const OUTBOX_TOPICS = {
 
 export type OutboxTopic = keyof typeof OUTBOX_TOPICS;
 
+/** Every outbox topic. */
+export const OUTBOX_TOPIC_LIST = Object.keys(OUTBOX_TOPICS) as OutboxTopic[];
+
 /** A process that relays outbox rows: the consumer of one or more outbox topics. */
 export type RelayingProcess = (typeof OUTBOX_TOPICS)[OutboxTopic];
 
 /** The outbox topics the relay of `process` sends. */
 export function outboxTopicsRelayedBy(process: RelayingProcess): OutboxTopic[] {
-  return (Object.keys(OUTBOX_TOPICS) as OutboxTopic[]).filter(
-    (topic) => OUTBOX_TOPICS[topic] === process,
-  );
+  return OUTBOX_TOPIC_LIST.filter((topic) => OUTBOX_TOPICS[topic] === process);
 }
 
 /** Completed/failed jobs Redis keeps: the rows in PostgreSQL are the history. */
