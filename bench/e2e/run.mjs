@@ -300,6 +300,10 @@ try {
   const fromAccepted = [];
   const fromSent = [];
   const firstLabels = new Map();
+  // The same figure per 10 s of the stream (by acceptance time), to show whether the
+  // tail is spread over the run or bunched (a warm-up, a pause of one process).
+  const windows = [];
+  const t0 = accepted1[0]?.[2] ?? 0;
   let missing1 = 0;
   for (const [lead, sentAt, acceptedAt] of accepted1) {
     const got = first.get(lead);
@@ -310,14 +314,6 @@ try {
     fromAccepted.push(got[0] - acceptedAt);
     fromSent.push(got[0] - sentAt);
     firstLabels.set(got[1], (firstLabels.get(got[1]) ?? 0) + 1);
-  }
-  // The same figure per 10 s of the stream (by acceptance time), to show whether the
-  // tail is spread over the run or bunched (a warm-up, a pause of one process).
-  const windows = [];
-  const t0 = accepted1[0]?.[2] ?? 0;
-  for (const [lead, , acceptedAt] of accepted1) {
-    const got = first.get(lead);
-    if (!got) continue;
     const w = Math.floor((acceptedAt - t0) / 10_000);
     if (!windows[w]) windows[w] = [];
     windows[w].push(got[0] - acceptedAt);
