@@ -9,14 +9,23 @@
 // synchronous_commit as the server has it, and again with it off: the difference
 // is what each commit's WAL flush costs in CPU.
 //
-// Usage: node bench/webhooks/sql-cost.mjs [--leads 200]   (pnpm build first)
+// With --batch N, attempts are recorded N at a time in one call of
+// webhook_record_attempts, as the worker records them under load.
+//
+// Usage: node bench/webhooks/sql-cost.mjs [--leads 200] [--batch 1]   (pnpm build first)
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { cpuSeconds, run, sql } from '../lib.mjs';
 
-const { values: args } = parseArgs({ options: { leads: { type: 'string', default: '200' } } });
+const { values: args } = parseArgs({
+  options: {
+    leads: { type: 'string', default: '200' },
+    batch: { type: 'string', default: '1' },
+  },
+});
 const leadCount = Number(args.leads);
+const batch = Number(args.batch);
 const PER_LEAD = 10;
 const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const id = (prefix) => `${prefix}_${randomBytes(13).toString('hex').slice(0, 26)}`;
@@ -80,15 +89,44 @@ async function measure(asyncCommit) {
     }
     const cpu1 = cpuSeconds([pid]);
     let deliveries = 0;
-    for (const head of heads) {
-      let { rows } = await c.query('SELECT * FROM webhook_claim($1, 0, now(), 20000)', [head]);
-      while (rows[0]?.claim === 'claimed') {
-        ({ rows } = await c.query(
-          `SELECT * FROM webhook_record_attempt($1, $2, $3, now(), now(), true, 204, 3, NULL, '',
-                                                NULL, 432000000, true, 20000)`,
-          [rows[0].delivery_id, rows[0].attempt_count, id('att')],
-        ));
-        deliveries++;
+    if (batch <= 1) {
+      for (const head of heads) {
+        let { rows } = await c.query('SELECT * FROM webhook_claim($1, 0, now(), 20000)', [head]);
+        while (rows[0]?.claim === 'claimed') {
+          ({ rows } = await c.query(
+            `SELECT * FROM webhook_record_attempt($1, $2, $3, now(), now(), true, 204, 3, NULL, '',
+                                                  NULL, 432000000, true, 20000)`,
+            [rows[0].delivery_id, rows[0].attempt_count, id('att')],
+          ));
+          deliveries++;
+        }
+      }
+    } else {
+      // As the worker records: the attempts of many chains in one call
+      // (webhook_record_attempts), each answer claiming its chain's next delivery.
+      let claimed = [];
+      for (const head of heads) {
+        const { rows } = await c.query('SELECT * FROM webhook_claim($1, 0, now(), 20000)', [head]);
+        if (rows[0]?.claim === 'claimed') claimed.push(rows[0]);
+      }
+      while (claimed.length > 0) {
+        const items = claimed.splice(0, batch).map((step) => ({
+          delivery_id: step.delivery_id,
+          attempt: step.attempt_count,
+          attempt_id: id('att'),
+          attempted_at: new Date(),
+          ok: true,
+          status_code: 204,
+          duration_ms: 3,
+          response_body: '',
+          continue: true,
+        }));
+        const { rows } = await c.query(
+          'SELECT (r.step).* FROM webhook_record_attempts($1, now(), 432000000, 20000) r',
+          [JSON.stringify(items)],
+        );
+        deliveries += items.length;
+        claimed.push(...rows.filter((row) => row.claim === 'claimed'));
       }
     }
     const cpu2 = cpuSeconds([pid]);

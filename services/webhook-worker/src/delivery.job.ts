@@ -285,11 +285,53 @@ function send(deps: WebhookDeps, step: Step, now: Date): Promise<AttemptResult> 
 }
 
 /**
- * Records the attempt and moves the delivery on (webhook_record_attempt, one
- * transaction): the retry's delay is chosen here, from the schedule's next
- * entry with jitter and at least the answer's Retry-After; none left = failed.
+ * One attempt to record: the arguments of webhook_record_attempt that are the
+ * attempt's own (migration 20261122220000_webhook_record_batch), as JSON.
  */
-async function record(
+export interface AttemptRecord {
+  delivery_id: string;
+  attempt: number;
+  attempt_id: string;
+  attempted_at: Date;
+  ok: boolean;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_body: string | null;
+  retry_delay_ms: number | null;
+  /** Claim the chain's next delivery when this one is done with (the walk goes on). */
+  continue: boolean;
+}
+
+/**
+ * Records attempts in one transaction (webhook_record_attempts: each item as
+ * webhook_record_attempt records it alone); the answers in the items' order.
+ * The worker calls it through deps.records, which gathers the attempts that
+ * finish while a call runs into the next one.
+ */
+export async function recordAttempts(
+  deps: Pick<WebhookDeps, 'pool' | 'now' | 'timeoutMs'>,
+  items: readonly AttemptRecord[],
+): Promise<Step[]> {
+  const { rows } = await deps.pool.query<Step & { item: number }>(
+    'SELECT r.item, (r.step).* FROM webhook_record_attempts($1, $2, $3, $4) r',
+    [JSON.stringify(items), deps.now(), DISABLE_AFTER_FAILING_MS, deps.timeoutMs + LEASE_MARGIN_MS],
+  );
+  const steps: Step[] = [];
+  for (const { item, ...step } of rows) steps[item - 1] = step;
+  if (rows.length !== items.length || steps.includes(undefined as unknown as Step)) {
+    throw new Error(`webhook_record_attempts answered ${rows.length} of ${items.length} items`);
+  }
+  return steps;
+}
+
+/**
+ * Records the attempt and moves the delivery on (webhook_record_attempt, in a
+ * transaction shared with the other attempts that finished meanwhile): the
+ * retry's delay is chosen here, from the schedule's next entry with jitter and
+ * at least the answer's Retry-After; none left = failed.
+ */
+function record(
   deps: WebhookDeps,
   step: Step,
   attempt: number,
@@ -305,26 +347,17 @@ async function record(
           jittered(scheduled, deps.random),
           Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS),
         );
-  const { rows } = await deps.pool.query<Step>(
-    'SELECT * FROM webhook_record_attempt($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)',
-    [
-      step.delivery_id,
-      attempt,
-      newId('attempt'),
-      attemptedAt,
-      deps.now(),
-      result.ok,
-      result.statusCode,
-      result.durationMs,
-      result.error,
-      result.responseBody,
-      retryDelayMs,
-      DISABLE_AFTER_FAILING_MS,
-      goOn,
-      deps.timeoutMs + LEASE_MARGIN_MS,
-    ],
-  );
-  const recorded = rows[0];
-  if (!recorded) throw new Error('webhook_record_attempt returned no row');
-  return recorded;
+  return deps.records.submit({
+    delivery_id: step.delivery_id,
+    attempt,
+    attempt_id: newId('attempt'),
+    attempted_at: attemptedAt,
+    ok: result.ok,
+    status_code: result.statusCode,
+    duration_ms: result.durationMs,
+    error: result.error,
+    response_body: result.responseBody,
+    retry_delay_ms: retryDelayMs,
+    continue: goOn,
+  });
 }

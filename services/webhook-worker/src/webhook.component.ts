@@ -5,7 +5,8 @@ import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
 import { DelayedError, type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
-import { logAttempt, runDelivery } from './delivery.job.js';
+import { Batcher } from './batcher.js';
+import { logAttempt, recordAttempts, runDelivery } from './delivery.job.js';
 import { fanOut } from './fanout.job.js';
 import { reconcileOnce } from './reconciler.js';
 import { SendSlots } from './send-slots.js';
@@ -52,6 +53,13 @@ function lockDurationMs(timeoutMs: number): number {
 }
 
 /**
+ * Attempts are recorded in batches (Batcher, webhook_record_attempts): at most
+ * two record transactions at a time, each with the attempts that finished while
+ * the others ran, up to 64.
+ */
+const RECORD_BATCHING = { maxBatch: 64, concurrency: 2 };
+
+/**
  * The webhook worker's own work: a BullMQ worker on `activity` (fan-out), one on
  * `delivery` (sign, POST, record, retry, advance the chain), and the reconciler.
  * stop() closes the BullMQ workers, which finish their current jobs or leave
@@ -94,6 +102,7 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
         now: options.now ?? (() => new Date()),
         random: options.random ?? Math.random,
         stopping: () => stopped,
+        records: new Batcher((items) => recordAttempts(deps, items), RECORD_BATCHING),
         ...(options.resolve ? { resolve: options.resolve } : {}),
         metrics: {
           deliveries: new Counter({

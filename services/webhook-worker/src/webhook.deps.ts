@@ -3,6 +3,8 @@ import type { Logger } from '@leadhook/observability';
 import { QUEUES, type QueueSet } from '@leadhook/queue';
 import type { AttemptResult, Resolve } from '@leadhook/webhooks';
 import type { Counter, Histogram } from 'prom-client';
+import type { Batcher } from './batcher.js';
+import type { AttemptRecord, Step } from './delivery.job.js';
 import type { SendSlots } from './send-slots.js';
 
 /** What the webhook worker's jobs use; the component builds it from config. */
@@ -35,6 +37,11 @@ export interface WebhookDeps {
    * head goes to the delivery queue.
    */
   slots?: SendSlots;
+  /**
+   * Where attempts are recorded: recordAttempts (delivery.job.ts) through a
+   * Batcher, so the attempts that finish while one record runs share the next.
+   */
+  records: Batcher<AttemptRecord, Step>;
 }
 
 export interface WebhookMetrics {
