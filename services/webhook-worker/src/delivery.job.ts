@@ -1,6 +1,7 @@
 import { newId } from '@leadhook/db';
 import type { Logger } from '@leadhook/observability';
 import { type AttemptResult, deliver, payloadOf } from '@leadhook/webhooks';
+import { answersByItem } from './batcher.js';
 import { attemptOutcome, enqueueOrLog, jittered, type WebhookDeps } from './webhook.deps.js';
 
 /**
@@ -317,12 +318,7 @@ export async function recordAttempts(
     'SELECT r.item, (r.step).* FROM webhook_record_attempts($1, $2, $3, $4) r',
     [JSON.stringify(items), deps.now(), DISABLE_AFTER_FAILING_MS, deps.timeoutMs + LEASE_MARGIN_MS],
   );
-  const steps: Step[] = [];
-  for (const { item, ...step } of rows) steps[item - 1] = step;
-  if (rows.length !== items.length || steps.includes(undefined as unknown as Step)) {
-    throw new Error(`webhook_record_attempts answered ${rows.length} of ${items.length} items`);
-  }
-  return steps;
+  return answersByItem<Step>(rows, items.length, 'webhook_record_attempts');
 }
 
 /**

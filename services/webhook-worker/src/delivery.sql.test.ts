@@ -478,6 +478,59 @@ describe('the delivery functions', () => {
     }
   });
 
+  it("fans out a batch as each activity alone: a lead newest first, answers in the items' order", async () => {
+    const subs = [
+      await h.subscription({ url: 'http://127.0.0.1:9/a' }),
+      await h.subscription({ url: 'http://127.0.0.1:9/b' }),
+    ];
+    const lead1 = await h.lead();
+    const t = Date.now() - 60_000;
+    const [a1, a2, a3] = [
+      await activity(lead1, 'started', new Date(t)),
+      await activity(lead1, 'message_sent', new Date(t + 1)),
+      await activity(lead1, 'interested', new Date(t + 2)),
+    ];
+    const b1 = await activity(await h.lead(), 'started');
+    const missing = newId('activity');
+    const items = [a1, b1, a3, missing, a2].map((id, i) => ({
+      activity_id: id,
+      first_delay_ms: 0,
+      claim: i === 2 ? 1 : 0,
+    }));
+    const { rows } = await pool.query<{
+      item: number;
+      result: { result: string; deliveries?: number; heads?: unknown[]; claimed?: unknown[] };
+    }>('SELECT r.item, r.result FROM webhook_fan_out_claims($1, now(), 60000) r ORDER BY r.item', [
+      JSON.stringify(items),
+    ]);
+    expect(rows.map((r) => r.item)).toEqual([1, 2, 3, 4, 5]);
+    // a3, the lead's newest, fanned out the lead's three activities: a1 and a2 had nothing left.
+    expect(rows[2]?.result).toMatchObject({ result: 'fanned_out', deliveries: 6 });
+    expect(rows[2]?.result.claimed).toHaveLength(1);
+    expect(rows[2]?.result.heads).toHaveLength(1);
+    expect(rows[0]?.result).toEqual({ result: 'already_done' });
+    expect(rows[4]?.result).toEqual({ result: 'already_done' });
+    expect(rows[1]?.result).toMatchObject({ result: 'fanned_out', deliveries: 2 });
+    expect(rows[3]?.result).toEqual({ result: 'activity_not_found' });
+    // Each chain in occurrence order, its head first and the rest queued behind it.
+    for (const sub of subs) {
+      const chain = await h.prisma.delivery.findMany({
+        where: { leadId: lead1, subscriptionId: sub.id },
+        orderBy: { activityOccurredAt: 'asc' },
+      });
+      expect(chain.map((d) => [d.activityId, d.queued])).toEqual([
+        [a1, false],
+        [a2, true],
+        [a3, true],
+      ]);
+    }
+    expect(
+      await h.prisma.outbox.count({
+        where: { topic: 'activity', doneAt: null, payload: { path: ['activity_id'], equals: b1 } },
+      }),
+    ).toBe(0);
+  });
+
   it('the reconciler enqueues due heads only, not the backlog behind a retrying head', async () => {
     const dead = await h.subscription({ url: 'http://127.0.0.1:9/dead' });
     const leadId = await h.lead();

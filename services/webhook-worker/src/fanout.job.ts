@@ -1,3 +1,4 @@
+import { answersByItem } from './batcher.js';
 import {
   type AttemptReport,
   LEASE_MARGIN_MS,
@@ -20,7 +21,7 @@ export type FanOutResult =
   | { kind: 'already_done' }
   | { kind: 'activity_not_found' };
 
-interface FanOutRow {
+export interface FanOutRow {
   result: 'fanned_out' | 'already_done' | 'activity_not_found';
   activities?: number;
   deliveries?: number;
@@ -35,9 +36,38 @@ interface FanOutRow {
  */
 const CLAIM_PER_FAN_OUT = 4;
 
+/** One fan-out to run: the arguments of webhook_fan_out_claim that are the item's own. */
+export interface FanOutItem {
+  activity_id: string;
+  /** The schedule's first entry, with one jitter for the fan-out. */
+  first_delay_ms: number;
+  /** Send slots reserved: at most this many new heads are claimed for this process. */
+  claim: number;
+}
+
 /**
- * Fans an activity out to its subscriptions (CONTRACT §3) with one call of the
- * SQL function webhook_fan_out (one transaction; its comment in migration
+ * Fans activities out in one transaction (webhook_fan_out_claims, migration
+ * 20261122221000: each item as webhook_fan_out_claim does it alone); the
+ * answers in the items' order. The worker calls it through deps.fanOuts, which
+ * gathers the fan-outs asked for while one runs into the next call.
+ */
+export async function fanOutMany(
+  deps: Pick<WebhookDeps, 'pool' | 'now' | 'timeoutMs'>,
+  items: readonly FanOutItem[],
+): Promise<FanOutRow[]> {
+  const { rows } = await deps.pool.query<{ item: number; result: FanOutRow }>(
+    'SELECT r.item, r.result FROM webhook_fan_out_claims($1, $2, $3) r',
+    [JSON.stringify(items), deps.now(), deps.timeoutMs + LEASE_MARGIN_MS],
+  );
+  return answersByItem<{ result: FanOutRow }>(rows, items.length, 'webhook_fan_out_claims').map(
+    (answer) => answer.result,
+  );
+}
+
+/**
+ * Fans an activity out to its subscriptions (CONTRACT §3) with the SQL function
+ * webhook_fan_out (in a transaction shared with the fan-outs other jobs asked
+ * for meanwhile: deps.fanOuts; its comment in migration
  * 20261122200000_webhook_hot_path says what it guarantees: a delivery per
  * selecting subscription, the outbox row closed, idempotent, chains ordered
  * even when a lead's fan-outs run out of order), through webhook_fan_out_claim:
@@ -57,17 +87,11 @@ export async function fanOut(
   const reserved = slots && !deps.stopping() ? slots.reserve(CLAIM_PER_FAN_OUT) : 0;
   let row: FanOutRow | undefined;
   try {
-    const { rows } = await deps.pool.query<{ r: FanOutRow }>(
-      'SELECT webhook_fan_out_claim($1, $2, $3, $4, $5) AS r',
-      [
-        activityId,
-        deps.now(),
-        jittered(deps.retryScheduleMs[0] ?? 0, deps.random),
-        reserved,
-        deps.timeoutMs + LEASE_MARGIN_MS,
-      ],
-    );
-    row = rows[0]?.r;
+    row = await deps.fanOuts.submit({
+      activity_id: activityId,
+      first_delay_ms: jittered(deps.retryScheduleMs[0] ?? 0, deps.random),
+      claim: reserved,
+    });
   } finally {
     slots?.release(reserved - (row?.claimed?.length ?? 0));
   }

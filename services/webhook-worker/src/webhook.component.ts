@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
 import { Batcher } from './batcher.js';
 import { logAttempt, recordAttempts, runDelivery } from './delivery.job.js';
-import { fanOut } from './fanout.job.js';
+import { fanOut, fanOutMany } from './fanout.job.js';
 import { reconcileOnce } from './reconciler.js';
 import { SendSlots } from './send-slots.js';
 import type { WebhookDeps } from './webhook.deps.js';
@@ -58,6 +58,11 @@ function lockDurationMs(timeoutMs: number): number {
  * the others ran, up to 64.
  */
 const RECORD_BATCHING = { maxBatch: 64, concurrency: 2 };
+/**
+ * Fan-outs likewise (webhook_fan_out_claims): each call holds its leads' locks
+ * until it commits, so batches stay smaller than the fan-out jobs running at once.
+ */
+const FAN_OUT_BATCHING = { maxBatch: 8, concurrency: 2 };
 
 /**
  * The webhook worker's own work: a BullMQ worker on `activity` (fan-out), one on
@@ -103,6 +108,7 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
         random: options.random ?? Math.random,
         stopping: () => stopped,
         records: new Batcher((items) => recordAttempts(deps, items), RECORD_BATCHING),
+        fanOuts: new Batcher((items) => fanOutMany(deps, items), FAN_OUT_BATCHING),
         ...(options.resolve ? { resolve: options.resolve } : {}),
         metrics: {
           deliveries: new Counter({

@@ -5,6 +5,7 @@ import type { AttemptResult, Resolve } from '@leadhook/webhooks';
 import type { Counter, Histogram } from 'prom-client';
 import type { Batcher } from './batcher.js';
 import type { AttemptRecord, Step } from './delivery.job.js';
+import type { FanOutItem, FanOutRow } from './fanout.job.js';
 import type { SendSlots } from './send-slots.js';
 
 /** What the webhook worker's jobs use; the component builds it from config. */
@@ -42,6 +43,8 @@ export interface WebhookDeps {
    * Batcher, so the attempts that finish while one record runs share the next.
    */
   records: Batcher<AttemptRecord, Step>;
+  /** Where fan-outs run: fanOutMany (fanout.job.ts) through a Batcher, likewise. */
+  fanOuts: Batcher<FanOutItem, FanOutRow>;
 }
 
 export interface WebhookMetrics {
