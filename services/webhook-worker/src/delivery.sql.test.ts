@@ -441,6 +441,40 @@ describe('the delivery functions', () => {
     ).toBeNull();
   });
 
+  it('a record hands on to the next delivery only when it is due, unleased and its subscription live', async () => {
+    const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+    const [a1, a2] = await chainOf(subscriptionId, 2);
+    const [b1, b2] = await chainOf(subscriptionId, 2);
+    if (!a1 || !a2 || !b1 || !b2) throw new Error('no chains');
+    for (const id of [a1, b1]) expect((await claim(id))?.claim).toBe('claimed');
+    // a2 is due in an hour (a redelivery scheduled later, say); b2 is leased elsewhere.
+    await pool.query(
+      `UPDATE deliveries SET next_attempt_at = now() + interval '1 hour' WHERE id = $1`,
+      [a2],
+    );
+    await pool.query(
+      `UPDATE deliveries SET claimed_until = now() + interval '1 minute' WHERE id = $1`,
+      [b2],
+    );
+    const steps = await recordBatch([{ delivery_id: a1 }, { delivery_id: b1 }]);
+    expect(steps[0]).toMatchObject({ outcome: 'succeeded', claim: 'not_due', delivery_id: a2 });
+    expect(steps[1]).toMatchObject({ outcome: 'succeeded', claim: 'busy', delivery_id: b2 });
+    // Either way the next one is its chain's head now, for the reconciler to see.
+    expect(await row(a2)).toMatchObject({ queued: false, status: 'pending' });
+    expect(await row(b2)).toMatchObject({ queued: false, status: 'pending' });
+
+    // A subscription disabled meanwhile: its next delivery is failed, not claimed.
+    const [c1, c2] = await chainOf(subscriptionId, 2);
+    if (!c1 || !c2) throw new Error('no chain');
+    expect((await claim(c1))?.claim).toBe('claimed');
+    await h.prisma.subscription.update({ where: { id: subscriptionId }, data: { enabled: false } });
+    expect((await recordBatch([{ delivery_id: c1 }]))[0]).toMatchObject({
+      outcome: 'succeeded',
+      claim: 'subscription_disabled',
+    });
+    expect(await row(c2)).toMatchObject({ status: 'failed' });
+  });
+
   it('records by key lookups, also with plans a session made while the tables were small', async () => {
     // A plain join of the items with deliveries was planned on a new database as
     // a scan of deliveries (a hash join, or a merge join over the whole primary
