@@ -12,6 +12,8 @@ export type { PrismaClient, PrismaOptions } from './client.js';
 export { createPrisma, Prisma } from './client.js';
 export type { IdKind } from './ids.js';
 export { ID_PREFIXES, isId, newId } from './ids.js';
+export type { MicroBatcherOptions } from './micro-batcher.js';
+export { isTransactionRollback, MicroBatcher } from './micro-batcher.js';
 export type { MigrateOptions, MigrationFile } from './migrator.js';
 export { MigrationError, migrate, readMigrations } from './migrator.js';
 export { MIGRATIONS_DIR } from './paths.js';

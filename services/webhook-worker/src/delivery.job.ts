@@ -1,7 +1,7 @@
 import { newId } from '@leadhook/db';
 import type { Logger } from '@leadhook/observability';
 import { type AttemptResult, deliver, payloadOf } from '@leadhook/webhooks';
-import { answersByItem } from './batcher.js';
+import { answersByItem } from './batch-answers.js';
 import { attemptOutcome, enqueueOrLog, jittered, type WebhookDeps } from './webhook.deps.js';
 
 /**

@@ -1,4 +1,4 @@
-import { answersByItem } from './batcher.js';
+import { answersByItem } from './batch-answers.js';
 import {
   type AttemptReport,
   LEASE_MARGIN_MS,

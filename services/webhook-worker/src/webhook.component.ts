@@ -1,11 +1,17 @@
-import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
+import {
+  createPool,
+  createPrisma,
+  isTransactionRollback,
+  MicroBatcher,
+  type Pool,
+  type PrismaClient,
+} from '@leadhook/db';
 import { createWorkerRedis, PeriodicTask } from '@leadhook/queue';
 import type { Resolve } from '@leadhook/webhooks';
 import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
 import { DelayedError, type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
-import { Batcher } from './batcher.js';
 import { logAttempt, recordAttempts, runDelivery } from './delivery.job.js';
 import { fanOut, fanOutMany } from './fanout.job.js';
 import { reconcileOnce } from './reconciler.js';
@@ -53,16 +59,16 @@ function lockDurationMs(timeoutMs: number): number {
 }
 
 /**
- * Attempts are recorded in batches (Batcher, webhook_record_attempts): at most
+ * Attempts are recorded in batches (MicroBatcher, webhook_record_attempts): at most
  * two record transactions at a time, each with the attempts that finished while
  * the others ran, up to 64.
  */
-const RECORD_BATCHING = { maxBatch: 64, concurrency: 2 };
+const RECORD_BATCHING = { maxBatchSize: 64, maxInFlight: 2, retryOnce: isTransactionRollback };
 /**
  * Fan-outs likewise (webhook_fan_out_claims): each call holds its leads' locks
  * until it commits, so batches stay smaller than the fan-out jobs running at once.
  */
-const FAN_OUT_BATCHING = { maxBatch: 8, concurrency: 2 };
+const FAN_OUT_BATCHING = { maxBatchSize: 8, maxInFlight: 2, retryOnce: isTransactionRollback };
 
 /**
  * The webhook worker's own work: a BullMQ worker on `activity` (fan-out), one on
@@ -107,8 +113,11 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
         now: options.now ?? (() => new Date()),
         random: options.random ?? Math.random,
         stopping: () => stopped,
-        records: new Batcher((items) => recordAttempts(deps, items), RECORD_BATCHING),
-        fanOuts: new Batcher((items) => fanOutMany(deps, items), FAN_OUT_BATCHING),
+        records: new MicroBatcher({
+          ...RECORD_BATCHING,
+          run: (items) => recordAttempts(deps, items),
+        }),
+        fanOuts: new MicroBatcher({ ...FAN_OUT_BATCHING, run: (items) => fanOutMany(deps, items) }),
         ...(options.resolve ? { resolve: options.resolve } : {}),
         metrics: {
           deliveries: new Counter({

@@ -1,9 +1,8 @@
-import type { Pool, PrismaClient } from '@leadhook/db';
+import type { MicroBatcher, Pool, PrismaClient } from '@leadhook/db';
 import type { Logger } from '@leadhook/observability';
 import { QUEUES, type QueueSet } from '@leadhook/queue';
 import type { AttemptResult, Resolve } from '@leadhook/webhooks';
 import type { Counter, Histogram } from 'prom-client';
-import type { Batcher } from './batcher.js';
 import type { AttemptRecord, Step } from './delivery.job.js';
 import type { FanOutItem, FanOutRow } from './fanout.job.js';
 import type { SendSlots } from './send-slots.js';
@@ -40,11 +39,11 @@ export interface WebhookDeps {
   slots?: SendSlots;
   /**
    * Where attempts are recorded: recordAttempts (delivery.job.ts) through a
-   * Batcher, so the attempts that finish while one record runs share the next.
+   * MicroBatcher, so the attempts that finish while one record runs share the next.
    */
-  records: Batcher<AttemptRecord, Step>;
-  /** Where fan-outs run: fanOutMany (fanout.job.ts) through a Batcher, likewise. */
-  fanOuts: Batcher<FanOutItem, FanOutRow>;
+  records: MicroBatcher<AttemptRecord, Step>;
+  /** Where fan-outs run: fanOutMany (fanout.job.ts) through a MicroBatcher, likewise. */
+  fanOuts: MicroBatcher<FanOutItem, FanOutRow>;
 }
 
 export interface WebhookMetrics {

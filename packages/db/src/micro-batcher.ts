@@ -1,5 +1,6 @@
 /**
- * Group commit for the intake's database calls: items submitted while a call is
+ * Group commit for database calls (intake's leads, the webhook worker's
+ * fan-outs and attempt records): items submitted while a call is
  * in flight are coalesced into the next call, so N concurrent leads cost one
  * round trip (and one transaction) instead of N.
  *
@@ -24,6 +25,21 @@ export interface MicroBatcherOptions<I, O> {
   maxBatchSize: number;
   /** Calls running at once at most; more items wait and are coalesced. */
   maxInFlight: number;
+  /**
+   * A batch whose call failed with an error this accepts is run once more (a
+   * transaction rolled back whole, e.g. isTransactionRollback); any other failure,
+   * or a second one, fails every item of the batch.
+   */
+  retryOnce?: (err: unknown) => boolean;
+}
+
+/**
+ * PostgreSQL rolled the transaction back whole and says trying again may work:
+ * deadlock_detected (40P01) or serialization_failure (40001).
+ */
+export function isTransactionRollback(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
 }
 
 interface Pending<I, O> {
@@ -69,7 +85,11 @@ export class MicroBatcher<I, O> {
 
   private async runBatch(batch: Pending<I, O>[]): Promise<void> {
     try {
-      const outputs = await this.options.run(batch.map((p) => p.item));
+      const items = batch.map((p) => p.item);
+      const outputs = await this.options.run(items).catch((err: unknown) => {
+        if (this.options.retryOnce?.(err)) return this.options.run(items);
+        throw err;
+      });
       if (outputs.length !== batch.length) {
         throw new Error(`batch returned ${outputs.length} results for ${batch.length} items`);
       }

@@ -1,4 +1,4 @@
-import { MicroBatcher } from './micro-batcher.js';
+import { isTransactionRollback, MicroBatcher } from './micro-batcher.js';
 
 /** A run function whose calls the test finishes by hand. */
 function controlledRun() {
@@ -85,5 +85,34 @@ describe('MicroBatcher', () => {
     expect(
       () => new MicroBatcher({ run: async () => [], maxBatchSize: 0, maxInFlight: 1 }),
     ).toThrow();
+  });
+
+  it('runs a batch rolled back by a deadlock once more; any other failure fails it', async () => {
+    let calls = 0;
+    const deadlockOnce = new MicroBatcher({
+      run: async (items: readonly number[]) => {
+        calls++;
+        if (calls === 1) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+        return items;
+      },
+      maxBatchSize: 10,
+      maxInFlight: 1,
+      retryOnce: isTransactionRollback,
+    });
+    await expect(deadlockOnce.submit(1)).resolves.toBe(1);
+    expect(calls).toBe(2);
+
+    calls = 0;
+    const failing = new MicroBatcher({
+      run: async (): Promise<readonly number[]> => {
+        calls++;
+        throw Object.assign(new Error('connection terminated'), { code: '57P01' });
+      },
+      maxBatchSize: 10,
+      maxInFlight: 1,
+      retryOnce: isTransactionRollback,
+    });
+    await expect(failing.submit(1)).rejects.toThrow('connection terminated');
+    expect(calls).toBe(1);
   });
 });
