@@ -104,7 +104,7 @@ async function measure(asyncCommit) {
     } else {
       // As the worker records: the attempts of many chains in one call
       // (webhook_record_attempts), each answer claiming its chain's next delivery.
-      let claimed = [];
+      const claimed = [];
       for (const head of heads) {
         const { rows } = await c.query('SELECT * FROM webhook_claim($1, 0, now(), 20000)', [head]);
         if (rows[0]?.claim === 'claimed') claimed.push(rows[0]);
