@@ -10,8 +10,8 @@ describe('newId', () => {
 
   it('draws every random character from the whole alphabet', () => {
     // The random part of ids made in different milliseconds (within one
-    // millisecond ulid increments the last one): every character of the 32
-    // appears at every position, about equally often.
+    // millisecond ulid increments the last one): each of the 32 characters
+    // appears about equally often over the 16 random positions taken together.
     const counts = new Map<string, number>();
     let last = '';
     let made = 0;

@@ -115,4 +115,43 @@ describe('MicroBatcher', () => {
     await expect(failing.submit(1)).rejects.toThrow('connection terminated');
     expect(calls).toBe(1);
   });
+
+  it('retries a rolled-back batch once only: a second rollback fails it', async () => {
+    let calls = 0;
+    const batcher = new MicroBatcher({
+      run: async (): Promise<readonly number[]> => {
+        calls++;
+        throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+      },
+      maxBatchSize: 10,
+      maxInFlight: 1,
+      retryOnce: isTransactionRollback,
+    });
+    await expect(batcher.submit(1)).rejects.toThrow('deadlock detected');
+    expect(calls).toBe(2);
+  });
+
+  it('with isolateOnFailure, runs a failed batch item by item: only the bad item fails', async () => {
+    const calls: (readonly number[])[] = [];
+    const batcher = new MicroBatcher({
+      run: async (items: readonly number[]) => {
+        calls.push(items);
+        if (items.includes(13)) throw new Error('invalid input for 13');
+        return items.map((n) => n * 2);
+      },
+      maxBatchSize: 10,
+      maxInFlight: 1,
+      isolateOnFailure: true,
+    });
+    const first = batcher.submit(1); // alone: the others wait behind its call
+    const rest = [2, 13, 4].map((n) => batcher.submit(n));
+    await expect(first).resolves.toBe(2);
+    const settled = await Promise.allSettled(rest);
+    expect(settled.map((r) => (r.status === 'fulfilled' ? r.value : r.reason.message))).toEqual([
+      4,
+      'invalid input for 13',
+      8,
+    ]);
+    expect(calls).toEqual([[1], [2, 13, 4], [2], [13], [4]]);
+  });
 });

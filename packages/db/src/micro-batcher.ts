@@ -31,6 +31,12 @@ export interface MicroBatcherOptions<I, O> {
    * or a second one, fails every item of the batch.
    */
   retryOnce?: (err: unknown) => boolean;
+  /**
+   * When a batch of several items fails for good, run each item alone (with the
+   * same retry), so that one item the call refuses (bad data, a lock cycle it
+   * keeps meeting) fails itself only. For calls whose items are independent.
+   */
+  isolateOnFailure?: boolean;
 }
 
 /**
@@ -85,20 +91,32 @@ export class MicroBatcher<I, O> {
 
   private async runBatch(batch: Pending<I, O>[]): Promise<void> {
     try {
-      const items = batch.map((p) => p.item);
-      const outputs = await this.options.run(items).catch((err: unknown) => {
-        if (this.options.retryOnce?.(err)) return this.options.run(items);
-        throw err;
-      });
-      if (outputs.length !== batch.length) {
-        throw new Error(`batch returned ${outputs.length} results for ${batch.length} items`);
-      }
+      const outputs = await this.call(batch);
       for (let i = 0; i < batch.length; i++) batch[i]!.resolve(outputs[i]!);
     } catch (err) {
-      for (const pending of batch) pending.reject(err);
+      if (this.options.isolateOnFailure && batch.length > 1) {
+        for (const pending of batch) {
+          await this.call([pending]).then(([output]) => pending.resolve(output!), pending.reject);
+        }
+      } else {
+        for (const pending of batch) pending.reject(err);
+      }
     } finally {
       this.inFlight--;
       this.pump();
     }
+  }
+
+  /** Runs the batch, once more after an error retryOnce accepts; one output per item. */
+  private async call(batch: Pending<I, O>[]): Promise<readonly O[]> {
+    const items = batch.map((p) => p.item);
+    const outputs = await this.options.run(items).catch((err: unknown) => {
+      if (this.options.retryOnce?.(err)) return this.options.run(items);
+      throw err;
+    });
+    if (outputs.length !== batch.length) {
+      throw new Error(`batch returned ${outputs.length} results for ${batch.length} items`);
+    }
+    return outputs;
   }
 }

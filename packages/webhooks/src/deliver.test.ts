@@ -83,6 +83,13 @@ describe('deliver', () => {
     expect(result.responseBody).toBe('x'.repeat(RESPONSE_BODY_LIMIT));
   });
 
+  it('keeps an answer with NUL bytes storable (PostgreSQL refuses them in text and jsonb)', async () => {
+    handler = (_req, res) => res.writeHead(200).end('a\u0000b\u0000');
+    const result = await deliver({ ...common, url: base });
+    expect(result).toMatchObject({ ok: true, statusCode: 200 });
+    expect(result.responseBody).toBe('a\uFFFDb\uFFFD');
+  });
+
   it('does not follow a redirect: a 3xx is a failure', async () => {
     handler = (req, res) => {
       if (req.url === '/elsewhere') res.end('followed');

@@ -220,7 +220,12 @@ function post(
       const response = stream.response;
       if (settled || !response) return;
       settled = true;
-      const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
+      // As text PostgreSQL can store: NUL is refused in text and jsonb values (a
+      // subscriber's binary answer made its attempt, and its batch, unrecordable).
+      const text = Buffer.concat(chunks)
+        .subarray(0, RESPONSE_BODY_LIMIT)
+        .toString('utf8')
+        .replaceAll('\u0000', '\uFFFD');
       resolve({ response, body: text });
       // Stops reading a body past the limit (its connection is then not reused);
       // after a complete answer the connection is already back in the pool.

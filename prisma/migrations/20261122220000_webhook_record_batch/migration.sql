@@ -5,7 +5,7 @@
 -- at once paid 32 commits (each a WAL flush) and 32 round trips where one would
 -- do (bench/webhooks/sql-cost.mjs --batch measures the difference). The worker
 -- now gathers the attempts that finish while a record is running and records
--- them together (services/webhook-worker/src/attempt-recorder.ts).
+-- them together (recordAttempts in services/webhook-worker/src/delivery.job.ts).
 --
 -- Each item is recorded exactly as webhook_record_attempt records it alone (that
 -- function does the work, item by item), so the rules live in one place. What
@@ -14,10 +14,15 @@
 -- A fan-out takes its lead's lock, then that lead's chain locks in subscription
 -- order, then rows; so every transaction takes advisory locks in one global
 -- order (leads, then chains by lead and subscription) and row locks only after
--- all of them, and a batch can neither deadlock with a fan-out nor with another
--- batch on those locks. The items are then recorded in subscription order, so
--- two batches that both change subscriptions' failing_since take those rows in
--- one order too.
+-- all of them, so no two of them deadlock on those locks. The items are then
+-- recorded in subscription order, so a batch writes subscription rows (failing_since,
+-- a disable) in id order, the order in which fan-outs share-lock them
+-- (webhook_fan_out, webhook_fan_out_claims). Row-lock cycles remain possible
+-- where other writers lock many delivery rows (a subscription disabled by one
+-- batch while another holds one of its deliveries, the API's recover): PostgreSQL
+-- detects them, the worker sends the batch again, then its items one by one
+-- (MicroBatcher, packages/db), and a record that still fails leaves its delivery
+-- leased until the reconciler sends it again.
 --
 -- p_items: a JSON array of {delivery_id, attempt, attempt_id, attempted_at, ok,
 -- status_code, duration_ms, error, response_body, retry_delay_ms, continue}, the

@@ -12,9 +12,11 @@
 -- subscription) order. That is the order a single fan-out takes them in, and
 -- webhook_record_attempts takes chain locks in the same (lead, subscription)
 -- order, so batches of either kind and single calls never wait on each other in
--- a cycle. (A subscription created between the two steps adds a chain whose lock
--- the item takes later: a deadlock is then possible, detected by PostgreSQL, and
--- the worker sends the batch again.)
+-- a cycle on those locks; the selecting subscriptions are then share-locked in id
+-- order, the order in which record batches write them. (A subscription created
+-- between these steps and the items adds a chain whose lock the item takes
+-- later: a deadlock is then possible, detected by PostgreSQL, and the worker
+-- sends the batch again, then its items one by one.)
 --
 -- A lead's items are fanned out newest first: the newest fans out every earlier
 -- activity of the lead whose outbox row is open, so the others have nothing left
@@ -36,6 +38,9 @@ BEGIN
              CROSS JOIN LATERAL (
                SELECT x.lead_id FROM activities x WHERE x.id = i.v->>'activity_id' LIMIT 1) a
             ORDER BY a.lead_id) l;
+  -- The subscriptions are read per activity (LATERAL ... OFFSET 0: by
+  -- subscriptions_account_id_id_idx for the activity's account, never a join over
+  -- all of subscriptions).
   PERFORM pg_advisory_xact_lock(webhook_chain_lock(c.subscription_id, c.lead_id))
      FROM (SELECT DISTINCT a.lead_id, s.id AS subscription_id
              FROM jsonb_array_elements(p_items) AS i(v)
@@ -43,10 +48,32 @@ BEGIN
                SELECT x.lead_id, x.account_id, l.playbook_id
                  FROM activities x JOIN leads l ON l.id = x.lead_id
                 WHERE x.id = i.v->>'activity_id' LIMIT 1) a
-             JOIN subscriptions s
-               ON s.account_id = a.account_id AND s.enabled AND s.deleted_at IS NULL
-              AND (s.playbook_id = a.playbook_id OR s.playbook_id IS NULL)
+             CROSS JOIN LATERAL (
+               SELECT y.id FROM subscriptions y
+                WHERE y.account_id = a.account_id AND y.enabled AND y.deleted_at IS NULL
+                  AND (y.playbook_id = a.playbook_id OR y.playbook_id IS NULL)
+               OFFSET 0) s
             ORDER BY a.lead_id, s.id) c;
+  -- Then every selecting subscription share-locked, in id order, before the
+  -- items run (each item share-locks its own again, a no-op then): item by item,
+  -- in lead order, the batch would take them in no particular order and could
+  -- deadlock with a record batch writing two of them (failing_since) in id order.
+  PERFORM 1
+     FROM subscriptions s
+    WHERE s.id IN (
+            SELECT y.id
+              FROM jsonb_array_elements(p_items) AS i(v)
+              CROSS JOIN LATERAL (
+                SELECT x.account_id, l.playbook_id
+                  FROM activities x JOIN leads l ON l.id = x.lead_id
+                 WHERE x.id = i.v->>'activity_id' LIMIT 1) a
+              CROSS JOIN LATERAL (
+                SELECT z.id FROM subscriptions z
+                 WHERE z.account_id = a.account_id AND z.enabled AND z.deleted_at IS NULL
+                   AND (z.playbook_id = a.playbook_id OR z.playbook_id IS NULL)
+                OFFSET 0) y)
+    ORDER BY s.id
+      FOR SHARE;
   FOR v_item IN
     SELECT i.n::integer AS n, i.v->>'activity_id' AS activity_id,
            (i.v->>'first_delay_ms')::integer AS first_delay_ms, (i.v->>'claim')::integer AS claim

@@ -14,6 +14,11 @@
 -- plan" and "fan-out keeps index plans made while the tables were small" hold
 -- the rows it reads to the lead's.
 --
+-- And the selecting subscriptions are share-locked in id order, the order in
+-- which webhook_record_attempts and webhook_fan_out_claims take subscription rows
+-- (their comments say why): without ORDER BY, the rows were locked in the order
+-- of the plan's scan.
+--
 -- Everything else is webhook_fan_out of 20261122205000_fan_out_lean, unchanged,
 -- and so are its settings (generic plans, no sequential scans), set again at the
 -- end: CREATE OR REPLACE resets a function's SET clauses.
@@ -70,6 +75,7 @@ BEGIN
   PERFORM 1 FROM subscriptions s
    WHERE s.account_id = v_act.account_id AND s.enabled AND s.deleted_at IS NULL
      AND (s.playbook_id = v_act.playbook_id OR s.playbook_id IS NULL)
+   ORDER BY s.id
      FOR SHARE;
 
   -- Each new delivery with its chain's current head (the oldest pending delivery,

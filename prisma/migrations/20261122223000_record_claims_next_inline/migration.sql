@@ -11,8 +11,20 @@
 -- webhook_claim claims it. Anything else (not due yet, leased by another worker,
 -- a disabled subscription) still goes through webhook_claim, which says which.
 --
+-- Two more changes: the claim's lease runs from clock_timestamp(), not from
+-- p_now (which the worker took before waiting for a connection and for the
+-- chains' locks), as webhook_fan_out_claim's lease does; and a failing
+-- subscription's row is written only when failing_since is first set (it was
+-- written, so locked until commit, at every failed attempt: a failing subscriber
+-- held its row against the fan-outs' share locks for whole record batches).
+--
 -- The rest of the function is the one of 20261122200000_webhook_hot_path,
--- unchanged (its comment there says what it records).
+-- unchanged (its comment there says what it records). So that no plan of these
+-- functions is a scan made while the tables were small, they run with sequential
+-- scans off, like the batch functions that call them (webhook_claim and
+-- webhook_chain_head are also called on their own by delivery jobs and the
+-- reconciler, and a session's cached plan is kept whatever setting a later
+-- caller runs with).
 CREATE OR REPLACE FUNCTION webhook_record_attempt(
   p_delivery_id text, p_attempt integer, p_attempt_id text, p_attempted_at timestamptz,
   p_now timestamptz, p_ok boolean, p_status_code integer, p_duration_ms integer,
@@ -48,9 +60,14 @@ BEGIN
     UPDATE subscriptions SET failing_since = NULL
      WHERE id = v_chain.subscription_id AND failing_since IS NOT NULL;
   ELSIF p_status_code IS DISTINCT FROM 410 THEN
-    UPDATE subscriptions SET failing_since = COALESCE(failing_since, p_attempted_at)
-     WHERE id = v_chain.subscription_id
+    -- The row is written (and locked) only when failing starts; a subscriber
+    -- failing for a while is only read, so its retries do not queue on its row.
+    UPDATE subscriptions SET failing_since = p_attempted_at
+     WHERE id = v_chain.subscription_id AND failing_since IS NULL
     RETURNING failing_since INTO v_failing;
+    IF NOT FOUND THEN
+      SELECT failing_since INTO v_failing FROM subscriptions WHERE id = v_chain.subscription_id;
+    END IF;
   END IF;
   SELECT status, attempt_count, subscription_id, lead_id INTO v_d
     FROM deliveries WHERE id = p_delivery_id FOR UPDATE;
@@ -120,8 +137,11 @@ BEGIN
      AND (v_n.claimed_until IS NULL OR v_n.claimed_until <= p_now)
      AND (v_n.next_attempt_at IS NULL OR v_n.next_attempt_at <= p_now + interval '250 milliseconds') THEN
     -- webhook_claim's claim of a due head, inline: the common case.
+    -- The lease runs from now, not from p_now (taken by the worker before it waited
+    -- for a connection and the chains' locks), as webhook_fan_out_claim's does.
     UPDATE deliveries
-       SET claimed_until = p_now + p_lease_ms * interval '1 millisecond', queued = false
+       SET claimed_until = clock_timestamp() + p_lease_ms * interval '1 millisecond',
+           queued = false
      WHERE id = v_n.id;
     RETURN QUERY
       SELECT v_final, NULL::timestamptz, NULL::boolean, NULL::text,
@@ -146,7 +166,8 @@ BEGIN
   IF p_continue THEN
     -- Not due yet, leased by another worker, or its subscription is disabled:
     -- webhook_claim says which (and fails a disabled subscription's deliveries).
-    SELECT * INTO v_claimed FROM webhook_claim(v_n.id, v_n.attempt_count, p_now, p_lease_ms);
+    SELECT * INTO v_claimed
+      FROM webhook_claim(v_n.id, v_n.attempt_count, clock_timestamp(), p_lease_ms);
     v_claimed.outcome := v_step.outcome;
     UPDATE deliveries SET queued = false WHERE id = v_n.id AND queued;
     RETURN NEXT v_claimed;
@@ -161,3 +182,10 @@ BEGIN
   v_step.due_at := v_n.next_attempt_at;
   RETURN NEXT v_step;
 END $$;
+
+ALTER FUNCTION webhook_record_attempt(text, integer, text, timestamptz, timestamptz, boolean,
+                                      integer, integer, text, text, bigint, bigint, boolean,
+                                      integer)
+  SET enable_seqscan = off;
+ALTER FUNCTION webhook_claim(text, integer, timestamptz, integer) SET enable_seqscan = off;
+ALTER FUNCTION webhook_chain_head(text, text) SET enable_seqscan = off;

@@ -13,8 +13,9 @@ describe('answersByItem', () => {
       ),
     ).toEqual([{ v: 'a' }, { v: 'b' }]);
     expect(() => answersByItem([{ item: 1 }, { item: 1 }], 2, 'f')).toThrow(
-      'f answered 2 rows for 2 items',
+      'f answered item 1 twice or out of range (2 items)',
     );
-    expect(() => answersByItem([{ item: 1 }], 2, 'f')).toThrow('f answered 1 rows for 2 items');
+    expect(() => answersByItem([{ item: 3 }], 2, 'f')).toThrow('out of range');
+    expect(() => answersByItem([{ item: 1 }], 2, 'f')).toThrow('f answered 1 of 2 items');
   });
 });

@@ -8,13 +8,14 @@ export function answersByItem<T>(
   fn: string,
 ): T[] {
   const answers: T[] = new Array(count);
-  let answered = 0;
   for (const { item, ...answer } of rows) {
-    if (item >= 1 && item <= count && !(item - 1 in answers)) answered++;
+    if (!(item >= 1 && item <= count) || item - 1 in answers) {
+      throw new Error(`${fn} answered item ${item} twice or out of range (${count} items)`);
+    }
     answers[item - 1] = answer as unknown as T;
   }
-  if (answered !== count || rows.length !== count) {
-    throw new Error(`${fn} answered ${rows.length} rows for ${count} items`);
+  if (rows.length !== count) {
+    throw new Error(`${fn} answered ${rows.length} of ${count} items`);
   }
   return answers;
 }

@@ -398,7 +398,7 @@ describe('the delivery functions', () => {
     expect(await succeed(next.id, false)).toMatchObject({ outcome: 'succeeded', claim: null });
   });
 
-  it("records a batch as each attempt alone: answers in the items' order, chains go on, failures retry", async () => {
+  it('records a batch as each attempt alone: each item answered by its position, chains go on, failures retry', async () => {
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     const [a1, a2] = await chainOf(subscriptionId, 2);
     const [b1, b2] = await chainOf(subscriptionId, 2);
@@ -410,8 +410,9 @@ describe('the delivery functions', () => {
       { delivery_id: c1, ok: false, status_code: 500 },
       { delivery_id: a1 },
       { delivery_id: b1, continue: false },
-      // An attempt the row has moved past (a duplicate job's): stale, nothing changes.
-      { delivery_id: a1, attempt: 3 },
+      // The same attempt again (a duplicate job's), after the first in the batch
+      // recorded it: stale, nothing changes (items of one chain run in their order).
+      { delivery_id: a1, attempt: 0 },
     ]);
     expect(steps.map((s) => s.item)).toEqual([1, 2, 3, 4]);
     expect(steps[0]).toMatchObject({ outcome: 'retry', claim: null });
@@ -422,6 +423,7 @@ describe('the delivery functions', () => {
 
     expect(await row(c1)).toMatchObject({ status: 'pending', attemptCount: 1, claimedUntil: null });
     expect(await row(a1)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
+    expect(await row(a2)).toMatchObject({ status: 'pending', queued: false });
     expect((await row(a2)).claimedUntil?.getTime()).toBeGreaterThan(Date.now());
     expect(await row(b2)).toMatchObject({ queued: false, claimedUntil: null });
     // Every try is an attempt row, the stale one too (it did reach the subscriber).
@@ -489,7 +491,8 @@ describe('the delivery functions', () => {
       for (const id of chain.slice(0, 7)) {
         expect((await recordBatch([{ delivery_id: id }], client))[0]?.claim).toBe('claimed');
       }
-      // Another lead's 20,000 deliveries, unanalyzed.
+      // Another lead's 20,000 deliveries of the same subscription, pending and
+      // queued (in the chain and primary-key indexes the record reads), unanalyzed.
       const other = await h.lead();
       await pool.query(
         `WITH a AS (
@@ -497,8 +500,8 @@ describe('the delivery functions', () => {
            SELECT leadhook_new_id('act'), $1, $2, 'event', 'message_sent', '', '{}', now() - interval '1 day'
              FROM generate_series(1, 20000)
            RETURNING id, occurred_at)
-         INSERT INTO deliveries (id, activity_id, subscription_id, lead_id, activity_occurred_at, status)
-         SELECT leadhook_new_id('dlv'), id, $3, $2, occurred_at, 'succeeded' FROM a`,
+         INSERT INTO deliveries (id, activity_id, subscription_id, lead_id, activity_occurred_at, queued)
+         SELECT leadhook_new_id('dlv'), id, $3, $2, occurred_at, true FROM a`,
         [h.accountId, other, subscriptionId],
       );
       await client.query('BEGIN');

@@ -61,14 +61,26 @@ function lockDurationMs(timeoutMs: number): number {
 /**
  * Attempts are recorded in batches (MicroBatcher, webhook_record_attempts): at most
  * two record transactions at a time, each with the attempts that finished while
- * the others ran, up to 64.
+ * the others ran, up to 64. A batch rolled back by a deadlock runs once more; one
+ * that still fails is recorded item by item, so only the item at fault fails (its
+ * delivery stays leased until the reconciler sends it again).
  */
-const RECORD_BATCHING = { maxBatchSize: 64, maxInFlight: 2, retryOnce: isTransactionRollback };
+const RECORD_BATCHING = {
+  maxBatchSize: 64,
+  maxInFlight: 2,
+  retryOnce: isTransactionRollback,
+  isolateOnFailure: true,
+};
 /**
  * Fan-outs likewise (webhook_fan_out_claims): each call holds its leads' locks
  * until it commits, so batches stay smaller than the fan-out jobs running at once.
  */
-const FAN_OUT_BATCHING = { maxBatchSize: 8, maxInFlight: 2, retryOnce: isTransactionRollback };
+const FAN_OUT_BATCHING = {
+  maxBatchSize: 8,
+  maxInFlight: 2,
+  retryOnce: isTransactionRollback,
+  isolateOnFailure: true,
+};
 
 /**
  * The webhook worker's own work: a BullMQ worker on `activity` (fan-out), one on
