@@ -29,6 +29,8 @@ CREATE FUNCTION webhook_fan_out_claims(p_items jsonb, p_now timestamptz, p_lease
 RETURNS TABLE (item integer, result jsonb) LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   v_item record;
+  v_leads text[];
+  v_subs text[];
 BEGIN
   -- Each item's activity is read by its key (LATERAL ... LIMIT 1: a nested loop of
   -- primary-key probes, see webhook_record_attempts).
@@ -38,42 +40,32 @@ BEGIN
              CROSS JOIN LATERAL (
                SELECT x.lead_id FROM activities x WHERE x.id = i.v->>'activity_id' LIMIT 1) a
             ORDER BY a.lead_id) l;
-  -- The subscriptions are read per activity (LATERAL ... OFFSET 0: by
+  -- The chains the items may add to: each activity's lead with each subscription
+  -- that may select it, read per activity (LATERAL ... OFFSET 0: by
   -- subscriptions_account_id_id_idx for the activity's account, never a join over
   -- all of subscriptions).
+  SELECT array_agg(c.lead_id ORDER BY c.lead_id, c.subscription_id),
+         array_agg(c.subscription_id ORDER BY c.lead_id, c.subscription_id)
+    INTO v_leads, v_subs
+    FROM (SELECT DISTINCT a.lead_id, s.id AS subscription_id
+            FROM jsonb_array_elements(p_items) AS i(v)
+            CROSS JOIN LATERAL (
+              SELECT x.lead_id, x.account_id, l.playbook_id
+                FROM activities x JOIN leads l ON l.id = x.lead_id
+               WHERE x.id = i.v->>'activity_id' LIMIT 1) a
+            CROSS JOIN LATERAL (
+              SELECT y.id FROM subscriptions y
+               WHERE y.account_id = a.account_id AND y.enabled AND y.deleted_at IS NULL
+                 AND (y.playbook_id = a.playbook_id OR y.playbook_id IS NULL)
+              OFFSET 0) s) c;
   PERFORM pg_advisory_xact_lock(webhook_chain_lock(c.subscription_id, c.lead_id))
-     FROM (SELECT DISTINCT a.lead_id, s.id AS subscription_id
-             FROM jsonb_array_elements(p_items) AS i(v)
-             CROSS JOIN LATERAL (
-               SELECT x.lead_id, x.account_id, l.playbook_id
-                 FROM activities x JOIN leads l ON l.id = x.lead_id
-                WHERE x.id = i.v->>'activity_id' LIMIT 1) a
-             CROSS JOIN LATERAL (
-               SELECT y.id FROM subscriptions y
-                WHERE y.account_id = a.account_id AND y.enabled AND y.deleted_at IS NULL
-                  AND (y.playbook_id = a.playbook_id OR y.playbook_id IS NULL)
-               OFFSET 0) s
-            ORDER BY a.lead_id, s.id) c;
+     FROM unnest(v_subs, v_leads) WITH ORDINALITY AS c(subscription_id, lead_id, n)
+    ORDER BY c.n;
   -- Then every selecting subscription share-locked, in id order, before the
   -- items run (each item share-locks its own again, a no-op then): item by item,
   -- in lead order, the batch would take them in no particular order and could
   -- deadlock with a record batch writing two of them (failing_since) in id order.
-  PERFORM 1
-     FROM subscriptions s
-    WHERE s.id IN (
-            SELECT y.id
-              FROM jsonb_array_elements(p_items) AS i(v)
-              CROSS JOIN LATERAL (
-                SELECT x.account_id, l.playbook_id
-                  FROM activities x JOIN leads l ON l.id = x.lead_id
-                 WHERE x.id = i.v->>'activity_id' LIMIT 1) a
-              CROSS JOIN LATERAL (
-                SELECT z.id FROM subscriptions z
-                 WHERE z.account_id = a.account_id AND z.enabled AND z.deleted_at IS NULL
-                   AND (z.playbook_id = a.playbook_id OR z.playbook_id IS NULL)
-                OFFSET 0) y)
-    ORDER BY s.id
-      FOR SHARE;
+  PERFORM 1 FROM subscriptions s WHERE s.id = ANY (v_subs) ORDER BY s.id FOR SHARE;
   FOR v_item IN
     SELECT i.n::integer AS n, i.v->>'activity_id' AS activity_id,
            (i.v->>'first_delay_ms')::integer AS first_delay_ms, (i.v->>'claim')::integer AS claim
