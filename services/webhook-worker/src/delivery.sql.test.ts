@@ -568,6 +568,43 @@ describe('the delivery functions', () => {
     ).toBe(0);
   });
 
+  it('a fan-out batch reads subscriptions by account, also with plans made while the tables were small', async () => {
+    // Only this test's subscription in the account (the earlier tests' disabled
+    // ones would be read through the account's index too).
+    await pool.query('DELETE FROM subscriptions WHERE account_id = $1', [h.accountId]);
+    await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+    const leads = [await h.lead(), await h.lead(), await h.lead()];
+    const ids: string[] = [];
+    for (const lead of leads) for (let i = 0; i < 3; i++) ids.push(await activity(lead, 'started'));
+    const client = new pg.Client({ connectionString: h.db.url });
+    await client.connect();
+    const batch = (activityIds: string[]) =>
+      client.query('SELECT r.item, r.result FROM webhook_fan_out_claims($1, now(), 60000) r', [
+        JSON.stringify(activityIds.map((id) => ({ activity_id: id, first_delay_ms: 0, claim: 0 }))),
+      ]);
+    try {
+      for (const id of ids.slice(0, 6)) await batch([id]);
+      // Another account's 5,000 subscriptions, unanalyzed.
+      const other = newId('account');
+      await pool.query(`INSERT INTO accounts (id, name) VALUES ($1, 'other')`, [other]);
+      await pool.query(
+        `INSERT INTO subscriptions (id, account_id, url, events, outcomes, secret)
+         SELECT leadhook_new_id('sub'), $1, 'http://127.0.0.1:9/x', '{*}', '{*}', 'whsec_x'
+           FROM generate_series(1, 5000)`,
+        [other],
+      );
+      await client.query('BEGIN');
+      const { rows } = await batch(ids.slice(6));
+      expect(rows).toHaveLength(3);
+      // This account's one subscription, a few times per statement; never the
+      // other account's 5,000.
+      expect(await rowsRead(client, 'subscriptions')).toBeLessThan(200);
+      await client.query('ROLLBACK');
+    } finally {
+      await client.end();
+    }
+  });
+
   it('the reconciler enqueues due heads only, not the backlog behind a retrying head', async () => {
     const dead = await h.subscription({ url: 'http://127.0.0.1:9/dead' });
     const leadId = await h.lead();
