@@ -419,13 +419,20 @@ describe('retries', () => {
 
   it('a 410 disables the subscription and fails its pending deliveries', async () => {
     const w = await h.startWorker({ WEBHOOK_RETRY_SCHEDULE: '0,100ms' });
+    // The subscriber answers 410 when the test says so: once b's delivery waits
+    // behind a's (a fan-out after the disable rightly makes no delivery at all).
+    let answer: (() => void) | undefined;
     const sub = await h.subscriber((_req, res) => {
-      res.writeHead(410).end();
+      answer = () => res.writeHead(410).end();
     });
     const { id: subscriptionId } = await h.subscription({ url: sub.url });
     const leadId = await h.lead();
     const a = await record(w, leadId, 'started');
     const b = await record(w, leadId, 'interested');
+    await waitFor(
+      async () => answer !== undefined && (await deliveryOf(b, subscriptionId)) !== null,
+    );
+    answer?.();
     const disabled = await waitFor(async () => {
       const s = await h.prisma.subscription.findUniqueOrThrow({ where: { id: subscriptionId } });
       return !s.enabled && s;
