@@ -141,7 +141,7 @@ describe('MicroBatcher', () => {
       },
       maxBatchSize: 10,
       maxInFlight: 1,
-      isolateOnFailure: true,
+      isolateOnFailure: (err) => !String(err).includes('unreachable'),
     });
     const first = batcher.submit(1); // alone: the others wait behind its call
     const rest = [2, 13, 4].map((n) => batcher.submit(n));
@@ -153,5 +153,25 @@ describe('MicroBatcher', () => {
       8,
     ]);
     expect(calls).toEqual([[1], [2, 13, 4], [2], [13], [4]]);
+  });
+
+  it('does not isolate an error the predicate refuses: the batch fails at once', async () => {
+    const calls: (readonly number[])[] = [];
+    const batcher = new MicroBatcher({
+      run: async (items: readonly number[]): Promise<readonly number[]> => {
+        calls.push(items);
+        if (items.length > 1) throw new Error('database unreachable');
+        return items;
+      },
+      maxBatchSize: 10,
+      maxInFlight: 1,
+      isolateOnFailure: (err) => !String(err).includes('unreachable'),
+    });
+    const first = batcher.submit(1);
+    const rest = [2, 3].map((n) => batcher.submit(n));
+    await first;
+    const settled = await Promise.allSettled(rest);
+    expect(settled.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(calls).toEqual([[1], [2, 3]]);
   });
 });

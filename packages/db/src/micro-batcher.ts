@@ -32,11 +32,13 @@ export interface MicroBatcherOptions<I, O> {
    */
   retryOnce?: (err: unknown) => boolean;
   /**
-   * When a batch of several items fails for good, run each item alone (with the
-   * same retry), so that one item the call refuses (bad data, a lock cycle it
-   * keeps meeting) fails itself only. For calls whose items are independent.
+   * When a batch of several items fails for good with an error this accepts, run
+   * each item alone (with the same retry), so that one item the call refuses (bad
+   * data, a lock cycle it keeps meeting) fails itself only. For calls whose items
+   * are independent; not for errors every item would meet again (the database
+   * unreachable: the items would each wait for their own connection timeout).
    */
-  isolateOnFailure?: boolean;
+  isolateOnFailure?: (err: unknown) => boolean;
 }
 
 /**
@@ -94,7 +96,7 @@ export class MicroBatcher<I, O> {
       const outputs = await this.call(batch);
       for (let i = 0; i < batch.length; i++) batch[i]!.resolve(outputs[i]!);
     } catch (err) {
-      if (this.options.isolateOnFailure && batch.length > 1) {
+      if (batch.length > 1 && this.options.isolateOnFailure?.(err)) {
         for (const pending of batch) {
           await this.call([pending]).then(([output]) => pending.resolve(output!), pending.reject);
         }

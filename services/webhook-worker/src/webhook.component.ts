@@ -1,6 +1,7 @@
 import {
   createPool,
   createPrisma,
+  isDatabaseUnavailable,
   isTransactionRollback,
   MicroBatcher,
   type Pool,
@@ -62,14 +63,15 @@ function lockDurationMs(timeoutMs: number): number {
  * Attempts are recorded in batches (MicroBatcher, webhook_record_attempts): at most
  * two record transactions at a time, each with the attempts that finished while
  * the others ran, up to 64. A batch rolled back by a deadlock runs once more; one
- * that still fails is recorded item by item, so only the item at fault fails (its
- * delivery stays leased until the reconciler sends it again).
+ * that still fails (but not for want of the database) is recorded item by item,
+ * so only the item at fault fails (its delivery stays leased until the
+ * reconciler sends it again).
  */
 const RECORD_BATCHING = {
   maxBatchSize: 64,
   maxInFlight: 2,
   retryOnce: isTransactionRollback,
-  isolateOnFailure: true,
+  isolateOnFailure: (err: unknown) => !isDatabaseUnavailable(err),
 };
 /**
  * Fan-outs likewise (webhook_fan_out_claims): each call holds its leads' locks
@@ -79,7 +81,7 @@ const FAN_OUT_BATCHING = {
   maxBatchSize: 8,
   maxInFlight: 2,
   retryOnce: isTransactionRollback,
-  isolateOnFailure: true,
+  isolateOnFailure: (err: unknown) => !isDatabaseUnavailable(err),
 };
 
 /**
