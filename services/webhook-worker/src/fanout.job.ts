@@ -85,17 +85,19 @@ export async function fanOut(
 ): Promise<FanOutResult> {
   const slots = deps.slots;
   const reserved = slots && !deps.stopping() ? slots.reserve(CLAIM_PER_FAN_OUT) : 0;
-  let row: FanOutRow | undefined;
+  let row: FanOutRow;
   try {
     row = await deps.fanOuts.submit({
       activity_id: activityId,
       first_delay_ms: jittered(deps.retryScheduleMs[0] ?? 0, deps.random),
       claim: reserved,
     });
-  } finally {
-    slots?.release(reserved - (row?.claimed?.length ?? 0));
+  } catch (err) {
+    slots?.release(reserved);
+    throw err;
   }
-  if (!row) throw new Error('webhook_fan_out_claim returned no row');
+  // The reserved slots it did not claim go back.
+  slots?.release(reserved - (row.claimed?.length ?? 0));
   if (row.result !== 'fanned_out') return { kind: row.result };
 
   for (const claimed of row.claimed ?? []) {

@@ -60,29 +60,26 @@ function lockDurationMs(timeoutMs: number): number {
 }
 
 /**
- * Attempts are recorded in batches (MicroBatcher, webhook_record_attempts): at most
- * two record transactions at a time, each with the attempts that finished while
- * the others ran, up to 64. A batch rolled back by a deadlock runs once more; one
- * that still fails (but not for want of the database) is recorded item by item,
- * so only the item at fault fails (its delivery stays leased until the
- * reconciler sends it again).
+ * What the batches below do when a call fails: a batch rolled back by a
+ * deadlock runs once more; one that still fails (but not for want of the
+ * database) runs item by item, so only the item at fault fails.
  */
-const RECORD_BATCHING = {
-  maxBatchSize: 64,
-  maxInFlight: 2,
+const BATCH_FAILURES = {
   retryOnce: isTransactionRollback,
   isolateOnFailure: (err: unknown) => !isDatabaseUnavailable(err),
 };
 /**
+ * Attempts are recorded in batches (MicroBatcher, webhook_record_attempts): at most
+ * two record transactions at a time, each with the attempts that finished while
+ * the others ran, up to 64. An attempt whose record fails leaves its delivery
+ * leased until the reconciler sends it again.
+ */
+const RECORD_BATCHING = { ...BATCH_FAILURES, maxBatchSize: 64, maxInFlight: 2 };
+/**
  * Fan-outs likewise (webhook_fan_out_claims): each call holds its leads' locks
  * until it commits, so batches stay smaller than the fan-out jobs running at once.
  */
-const FAN_OUT_BATCHING = {
-  maxBatchSize: 8,
-  maxInFlight: 2,
-  retryOnce: isTransactionRollback,
-  isolateOnFailure: (err: unknown) => !isDatabaseUnavailable(err),
-};
+const FAN_OUT_BATCHING = { ...BATCH_FAILURES, maxBatchSize: 8, maxInFlight: 2 };
 
 /**
  * The webhook worker's own work: a BullMQ worker on `activity` (fan-out), one on
