@@ -32,7 +32,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
@@ -443,7 +443,7 @@ try {
   ];
   const text = lines.join('\n');
   console.log(text);
-  if (args.out) appendFileSync(join(root, args.out), `\n${text}`);
+  if (args.out) appendFileSync(resolve(root, args.out), `\n${text}`);
   exitCode = 0;
 } catch (error) {
   console.error(error);

@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import {
@@ -221,6 +221,6 @@ Command: \`pnpm build && node bench/intake/run.mjs --duration ${duration} --conn
 | machine during the run: busy / idle / stolen by the hypervisor | ${cpu.machine.busy.toFixed(1)} s / ${cpu.machine.idle.toFixed(1)} s / ${cpu.machine.steal.toFixed(1)} s |
 `;
 process.stdout.write(report);
-if (args.out) appendFileSync(join(root, args.out), report);
+if (args.out) appendFileSync(resolve(root, args.out), report);
 await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
 process.exit(found === accepted.length && errors === 0 ? 0 : 1);

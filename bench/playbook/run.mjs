@@ -37,7 +37,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import {
@@ -449,7 +449,7 @@ ${lags.map(lagRow).join('\n')}
 | machine in that time: busy / idle / stolen | ${cpu.busy.toFixed(1)} s / ${cpu.idle.toFixed(1)} s / ${cpu.steal.toFixed(1)} s (other sessions' work included) |
 `;
   process.stdout.write(report);
-  if (args.out) appendFileSync(join(root, args.out), report);
+  if (args.out) appendFileSync(resolve(root, args.out), report);
   exitCode = exactlyOnce && all && all.p99 < 1 ? 0 : exactlyOnce ? 2 : 1;
 } finally {
   for (const child of children) child.kill('SIGTERM');

@@ -18,7 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { root, run, sql } from '../lib.mjs';
@@ -233,7 +233,7 @@ ${plans('Before', before)}
 ${plans('After', after)}
 `;
   process.stdout.write(report);
-  if (args.out) appendFileSync(join(root, args.out), report);
+  if (args.out) appendFileSync(resolve(root, args.out), report);
   exitCode = 0;
 } finally {
   if (args.keep) console.error(`kept ${dbUrl}`);

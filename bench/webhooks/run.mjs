@@ -39,7 +39,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -480,7 +480,7 @@ ${variants.map(bareRow).join('\n')}
 | machine in that time: busy / idle / stolen | ${cpu.busy.toFixed(1)} s / ${cpu.idle.toFixed(1)} s / ${cpu.steal.toFixed(1)} s (other sessions' work included) |
 `;
   process.stdout.write(report);
-  if (args.out) appendFileSync(join(root, args.out), report);
+  if (args.out) appendFileSync(resolve(root, args.out), report);
   exitCode = met ? 0 : complete ? 2 : 1;
 } finally {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
