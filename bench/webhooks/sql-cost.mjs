@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // PostgreSQL CPU of the webhook worker's SQL functions on their own (migration
 // 20261122200000_webhook_hot_path), from one connection, one call at a time: no
-// worker, no Redis, no HTTP. Against a scratch database: LEADS leads × 10
-// activities × 3 subscriptions; every activity fanned out (webhook_fan_out), then
+// worker, no Redis, no HTTP. Against a scratch database: LEADS leads × PER-LEAD
+// activities × SUBSCRIBERS subscriptions; every activity fanned out (webhook_fan_out), then
 // every chain drained as the worker does (webhook_claim on its head, then
 // webhook_record_attempt with a 204 that claims the next delivery). Reports the
 // backend's CPU (from /proc) per activity and per delivery, with the session's
@@ -12,7 +12,15 @@
 // With --batch N, attempts are recorded N at a time in one call of
 // webhook_record_attempts, as the worker records them under load.
 //
-// Usage: node bench/webhooks/sql-cost.mjs [--leads 200] [--batch 1]   (pnpm build first)
+// With --claim, each fan-out also claims the chain heads it creates
+// (webhook_fan_out_claim, as the worker asks when it has free send slots), and
+// the fan-out's figure includes those claims; without it the heads are claimed
+// by webhook_claim, counted with the deliveries. --per-lead 1 --claim is
+// bench/e2e's shape: one activity per lead, sent as soon as it is fanned out.
+//
+// Usage: node bench/webhooks/sql-cost.mjs [--leads 200] [--per-lead 10] [--subscribers 3]
+//                                         [--batch 1] [--claim]
+//        (pnpm build first)
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -22,11 +30,15 @@ const { values: args } = parseArgs({
   options: {
     leads: { type: 'string', default: '200' },
     batch: { type: 'string', default: '1' },
+    'per-lead': { type: 'string', default: '10' },
+    subscribers: { type: 'string', default: '3' },
+    claim: { type: 'boolean', default: false },
   },
 });
 const leadCount = Number(args.leads);
 const batch = Number(args.batch);
-const PER_LEAD = 10;
+const PER_LEAD = Number(args['per-lead']);
+const CLAIM = args.claim;
 const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const id = (prefix) => `${prefix}_${randomBytes(13).toString('hex').slice(0, 26)}`;
 
@@ -49,7 +61,7 @@ async function measure(asyncCommit) {
        VALUES ($1, $2, $3, 'bench', 'vendor', $4, 0)`,
       [source, account, playbook, randomBytes(12).toString('hex')],
     );
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < Number(args.subscribers); i++) {
       await c.query(
         `INSERT INTO subscriptions (id, account_id, url, events, outcomes, secret)
          VALUES ($1, $2, 'http://127.0.0.1:9/hook', '{*}', '{*}', 'whsec_AAAA')`,
@@ -83,15 +95,24 @@ async function measure(asyncCommit) {
 
     const cpu0 = cpuSeconds([pid]);
     const heads = [];
+    const claimedByFanOut = [];
     for (const activity of activities) {
-      const { rows } = await c.query('SELECT webhook_fan_out($1, now(), 0) AS r', [activity]);
+      const { rows } = await c.query(
+        CLAIM
+          ? 'SELECT webhook_fan_out_claim($1, now(), 0, 64, 20000) AS r'
+          : 'SELECT webhook_fan_out($1, now(), 0) AS r',
+        [activity],
+      );
       for (const head of rows[0].r.heads ?? []) heads.push(head.id);
+      for (const step of rows[0].r.claimed ?? []) claimedByFanOut.push(step);
     }
     const cpu1 = cpuSeconds([pid]);
+    const claimHead = async (head) =>
+      (await c.query('SELECT * FROM webhook_claim($1, 0, now(), 20000)', [head])).rows[0];
     let deliveries = 0;
     if (batch <= 1) {
-      for (const head of heads) {
-        let { rows } = await c.query('SELECT * FROM webhook_claim($1, 0, now(), 20000)', [head]);
+      for (const head of [...claimedByFanOut, ...heads]) {
+        let rows = [typeof head === 'string' ? await claimHead(head) : head];
         while (rows[0]?.claim === 'claimed') {
           ({ rows } = await c.query(
             `SELECT * FROM webhook_record_attempt($1, $2, $3, now(), now(), true, 204, 3, NULL, '',
@@ -104,10 +125,10 @@ async function measure(asyncCommit) {
     } else {
       // As the worker records: the attempts of many chains in one call
       // (webhook_record_attempts), each answer claiming its chain's next delivery.
-      const claimed = [];
+      const claimed = [...claimedByFanOut];
       for (const head of heads) {
-        const { rows } = await c.query('SELECT * FROM webhook_claim($1, 0, now(), 20000)', [head]);
-        if (rows[0]?.claim === 'claimed') claimed.push(rows[0]);
+        const step = await claimHead(head);
+        if (step?.claim === 'claimed') claimed.push(step);
       }
       while (claimed.length > 0) {
         const items = claimed.splice(0, batch).map((step) => ({
@@ -154,6 +175,7 @@ for (const asyncCommit of [false, true]) {
   const r = await measure(asyncCommit);
   process.stdout.write(
     `synchronous_commit ${asyncCommit ? 'off' : setting}: fan-out ${r.fanOut.toFixed(2)} ms CPU per activity; ` +
-      `claim + record ${r.delivery.toFixed(2)} ms CPU per delivery (${r.deliveries} deliveries)\n`,
+      `${CLAIM ? 'record (and claims of heads the fan-out left)' : 'claim + record'} ` +
+      `${r.delivery.toFixed(2)} ms CPU per delivery (${r.deliveries} deliveries)\n`,
   );
 }

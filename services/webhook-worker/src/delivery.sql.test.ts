@@ -357,6 +357,43 @@ describe('the delivery functions', () => {
     expect(again[0]?.r.claimed).toEqual([]);
   });
 
+  it("a fan-out's claimed step is webhook_claim's step for the same delivery; only chain heads are claimed", async () => {
+    const sub = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+    const leadId = await h.lead();
+    // Two open activities of one lead, fanned out together: one chain of two.
+    const first = await activity(leadId, 'started', new Date(Date.now() - 1000));
+    const second = await activity(leadId, 'message_sent');
+    const { rows } = await pool.query<{
+      r: { heads: { id: string }[]; claimed: Record<string, unknown>[] };
+    }>('SELECT webhook_fan_out_claim($1, now(), 0, 5, 60000) AS r', [second]);
+    const out = rows[0]?.r;
+    // Five claims were allowed; the second delivery waits behind the first.
+    expect(out?.claimed).toHaveLength(1);
+    expect(out?.heads).toEqual([]);
+    const step = out?.claimed[0] ?? {};
+    expect(step).toMatchObject({
+      claim: 'claimed',
+      activity_id: first,
+      subscription_id: sub.id,
+      lead_id: leadId,
+      attempt_count: 0,
+      url: 'http://127.0.0.1:9/hook',
+    });
+    const queued = await h.prisma.delivery.findFirstOrThrow({ where: { activityId: second } });
+    expect(queued).toMatchObject({ queued: true, claimedUntil: null });
+
+    // webhook_claim's step for the same row, once the lease is given back: the
+    // same fields, and the same values but for the lease's timing.
+    await pool.query('UPDATE deliveries SET claimed_until = NULL WHERE id = $1', [
+      step.delivery_id,
+    ]);
+    const { rows: again } = await pool.query<Record<string, unknown>>(
+      'SELECT to_jsonb(c) AS step FROM webhook_claim($1, 0, now(), 60000) c',
+      [step.delivery_id],
+    );
+    expect(again[0]?.step).toEqual(step);
+  });
+
   it('a claim is a lease: a second claim waits for it, the reconciler leaves it alone', async () => {
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     const leadId = await h.lead();
