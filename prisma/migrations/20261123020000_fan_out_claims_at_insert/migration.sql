@@ -19,7 +19,11 @@
 -- same: `heads` the new heads not claimed (and repaired ones), `claimed` the
 -- claimed ones as webhook_step objects. Which heads are claimed is the same too:
 -- new, not queued, due, the first p_claim of them in (occurred_at, activity,
--- subscription) order.
+-- subscription) order. (One difference: a row the insert skips because another
+-- transaction inserted the same (activity, subscription) meanwhile still counts
+-- against p_claim. Only fan-outs insert deliveries, under the lead's lock, after
+-- checking that none exists, so this does not happen; if it did, the head not
+-- claimed would be returned in `heads`, to be enqueued.)
 --
 -- Everything else is webhook_fan_out of 20261122222000_fan_out_static_open,
 -- unchanged, and so are its settings.
@@ -63,6 +67,10 @@ DECLARE
   v_claim_ids text[];
   v_out jsonb;
 BEGIN
+  IF p_claim > 0 AND coalesce(p_lease_ms, 0) <= 0 THEN
+    -- A claim without a lease would be open to every other sender at once.
+    RAISE EXCEPTION 'webhook_fan_out: claims need a lease (p_lease_ms > 0), got %', p_lease_ms;
+  END IF;
   SELECT a.id, a.account_id, a.lead_id, a.occurred_at, l.playbook_id INTO v_act
     FROM activities a JOIN leads l ON l.id = a.lead_id
    WHERE a.id = p_activity_id;

@@ -14,11 +14,16 @@
 -- delivery hot path, whose rows end succeeded, writes no more index entries than
 -- before. Cascading deletes of a subscription's deliveries use either index.
 
--- DropIndex
-DROP INDEX "deliveries_subscription_id_lead_id_status_created_at_idx";
+--
+-- The new indexes are built before the old one is dropped: the migration is one
+-- transaction, and DROP INDEX locks the table against reads too until commit, so
+-- dropping first would hold every reader of deliveries for both builds.
 
 -- CreateIndex
 CREATE INDEX "deliveries_subscription_id_id_idx" ON "deliveries"("subscription_id", "id");
 
 -- CreateIndex
 CREATE INDEX "deliveries_failed_idx" ON "deliveries"("subscription_id", "id") WHERE (status = 'failed');
+
+-- DropIndex
+DROP INDEX "deliveries_subscription_id_lead_id_status_created_at_idx";

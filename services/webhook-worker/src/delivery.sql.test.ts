@@ -355,6 +355,10 @@ describe('the delivery functions', () => {
       [later],
     );
     expect(again[0]?.r.claimed).toEqual([]);
+    // A claim needs a lease: without one the head would be open to every sender.
+    await expect(
+      pool.query('SELECT webhook_fan_out($1, now(), 0, 1)', [await activity(await h.lead(), 'started')]),
+    ).rejects.toThrow(/claims need a lease/);
   });
 
   it("a fan-out's claimed step is webhook_claim's step for the same delivery; only chain heads are claimed", async () => {
