@@ -484,6 +484,94 @@ describe('the delivery functions', () => {
     ).toBeNull();
   });
 
+  it('records a batch of successes (set by set) as each attempt alone', async () => {
+    const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+    const [a1, a2] = await chainOf(subscriptionId, 2);
+    const [b1, b2] = await chainOf(subscriptionId, 2);
+    const [c1] = await chainOf(subscriptionId, 1);
+    const [d1] = await chainOf(subscriptionId, 1);
+    if (!a1 || !a2 || !b1 || !b2 || !c1 || !d1) throw new Error('no chains');
+    for (const id of [a1, b1, c1, d1]) expect((await claim(id))?.claim).toBe('claimed');
+    // The subscriber had been failing: its clock stops at the first success.
+    await pool.query(`UPDATE subscriptions SET failing_since = now() - interval '1 day' WHERE id = $1`, [
+      subscriptionId,
+    ]);
+
+    const steps = await recordBatch([
+      { delivery_id: b1, continue: false },
+      // An attempt this delivery is no longer at (a duplicate job's): stale.
+      { delivery_id: d1, attempt: 1 },
+      { delivery_id: a1 },
+      { delivery_id: c1 },
+    ]);
+    expect(steps.map((s) => s.item)).toEqual([1, 2, 3, 4]);
+    expect(steps[0]).toMatchObject({ outcome: 'succeeded', claim: 'unclaimed', delivery_id: b2 });
+    expect(steps[1]).toMatchObject({ outcome: 'stale', claim: null, delivery_id: null });
+    expect(steps[2]).toMatchObject({ outcome: 'succeeded', claim: 'claimed', delivery_id: a2 });
+    // The end of its chain: the outcome alone.
+    expect(steps[3]).toMatchObject({ outcome: 'succeeded', claim: null, delivery_id: null });
+
+    for (const id of [a1, b1, c1]) {
+      expect(await row(id)).toMatchObject({ status: 'succeeded', attemptCount: 1, claimedUntil: null });
+    }
+    expect(await row(d1)).toMatchObject({ status: 'pending', attemptCount: 0 });
+    expect((await row(d1)).claimedUntil).not.toBeNull();
+    expect(await row(a2)).toMatchObject({ status: 'pending', queued: false });
+    expect((await row(a2)).claimedUntil?.getTime()).toBeGreaterThan(Date.now());
+    expect(await row(b2)).toMatchObject({ status: 'pending', queued: false, claimedUntil: null });
+    // The claimed head comes with everything its send needs: webhook_claim's step.
+    const [e1, e2] = await chainOf(subscriptionId, 2);
+    if (!e1 || !e2) throw new Error('no chain');
+    expect((await claim(e1))?.claim).toBe('claimed');
+    const { rows: full } = await pool.query<{ step: Record<string, unknown> }>(
+      `SELECT to_jsonb(r.step) AS step FROM webhook_record_attempts($1, now(), 432000000, 60000) r`,
+      [
+        JSON.stringify([
+          {
+            delivery_id: e1,
+            attempt: 0,
+            attempt_id: newId('attempt'),
+            attempted_at: new Date(),
+            ok: true,
+            status_code: 200,
+            duration_ms: 3,
+            error: null,
+            response_body: 'ok',
+            retry_delay_ms: null,
+            continue: true,
+          },
+        ]),
+      ],
+    );
+    const e2Row = await row(e2);
+    expect(full[0]?.step).toMatchObject({
+      outcome: 'succeeded',
+      claim: 'claimed',
+      delivery_id: e2,
+      attempt_count: 0,
+      subscription_id: subscriptionId,
+      lead_id: e2Row.leadId,
+      activity_id: e2Row.activityId,
+      url: 'http://127.0.0.1:9/hook',
+      activity_label: 'message_sent',
+    });
+    // Every field of webhook_step is there, as webhook_claim returns it.
+    await pool.query('UPDATE deliveries SET claimed_until = NULL WHERE id = $1', [e2]);
+    const { rows: alone } = await pool.query<{ step: Record<string, unknown> }>(
+      'SELECT to_jsonb(c) AS step FROM webhook_claim($1, 0, now(), 60000) c',
+      [e2],
+    );
+    expect({ ...full[0]?.step, outcome: null }).toEqual(alone[0]?.step);
+    const attempts = await h.prisma.attempt.findMany({
+      where: { deliveryId: { in: [a1, b1, c1, d1] } },
+    });
+    expect(attempts.map((a) => a.deliveryId).sort()).toEqual([a1, b1, c1, d1].sort());
+    expect(
+      (await h.prisma.subscription.findUniqueOrThrow({ where: { id: subscriptionId } }))
+        .failingSince,
+    ).toBeNull();
+  });
+
   it('a record hands on to the next delivery only when it is due, unleased and its subscription live', async () => {
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     const [a1, a2] = await chainOf(subscriptionId, 2);
