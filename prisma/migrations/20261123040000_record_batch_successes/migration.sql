@@ -8,27 +8,36 @@
 -- next delivery read and locked, claimed, and its step read): pg_stat_statements
 -- in bench/webhooks put ~0.19 ms of the ~0.59 ms per item in the function's own
 -- overhead, outside those statements. Now a batch whose every item is a success
--- of its own chain (no two items of one chain, every delivery found) is recorded
--- by one statement per step for the whole batch. Anything else (a failure, a
--- retry, a duplicate, a delivery gone) goes item by item as before, so the rules
--- for failures stay in webhook_record_attempt alone.
+-- of its own chain (no two items of one chain, every delivery found), on a
+-- subscription that is live and not failing, is recorded by one statement per
+-- step for the whole batch. Anything else (a failure, a retry, a duplicate, a
+-- delivery gone, a subscription disabled, deleted or with failing_since set)
+-- goes item by item as before, so the rules for failures, for disabled
+-- subscriptions and for a failure clock to stop stay in webhook_record_attempt.
 --
 -- What a success does is webhook_record_attempt's, for every item at once:
 --   1. the attempt row;
---   2. the subscriptions' failing_since cleared (their rows locked in id order,
---      the order every record batch writes them in);
---   3. each delivery still at this attempt and pending marked succeeded (one
+--   2. each delivery still at this attempt and pending marked succeeded (one
 --      that is not is 'stale', as alone);
---   4. each finished chain's next pending delivery (its new head) locked;
---   5. with `continue`, a head that is due, unleased and of a live subscription is
---      claimed (webhook_claim's lease, from now) and returned with its step
+--   3. each finished chain's next pending delivery (its new head) locked;
+--   4. with `continue`, a head that is due and unleased is claimed
+--      (webhook_claim's lease, from now) and returned with its step
 --      (webhook_claimed_steps, outcome 'succeeded'); any other head goes through
---      webhook_claim, which says why (and fails a disabled subscription's
---      deliveries); without `continue`, the head is unqueued and returned
---      'unclaimed'. A chain with no next delivery returns the outcome alone.
--- The locks come in the order the item-by-item path takes them in: every chain's
--- advisory lock first (in lead, subscription order), then subscription rows in
--- id order, then delivery rows, of the batch's own chains only.
+--      webhook_claim, which says why (and fails a subscription's deliveries if
+--      it was disabled meanwhile); without `continue`, the head is unqueued and
+--      returned 'unclaimed'. A chain with no next delivery returns the outcome
+--      alone.
+-- There is no failure clock to stop, so no subscription row is written or
+-- locked: after every chain's advisory lock (in lead, subscription order, as
+-- everywhere) the batch locks only delivery rows of its own chains, and waits
+-- for nothing that waits for it. (Why the subscriptions must be live and not
+-- failing: item by item, a success clears failing_since with the subscription's
+-- row locked between that subscription's deliveries, and a subscription found
+-- disabled fails its pending deliveries, later items' included; written set by
+-- set, the first can deadlock with a batch disabling a subscription and the
+-- second answers differently. The check reads without locks: a subscription
+-- that starts failing or is disabled while the batch runs is seen as item by
+-- item would see it a moment earlier, and its next success stops the clock.)
 --
 -- Rows are found by key (`= ANY` over the batch's ids, or LATERAL ... LIMIT 1),
 -- never by a join the planner could turn into a scan (see the end of
@@ -58,7 +67,7 @@ BEGIN
   -- of primary-key probes, never a join the planner could turn into a scan of
   -- deliveries; see the note at the end of 20261122220000_webhook_record_batch),
   -- for its chain, and whether the batch is all successes of distinct chains.
-  SELECT bool_and(coalesce(x.ok, false)) AND count(d.subscription_id) = count(*)
+  SELECT bool_and(coalesce(x.ok, false) AND coalesce(d.sends, false))
            AND count(DISTINCT (d.subscription_id, d.lead_id)) = count(*),
          array_agg(x.delivery_id ORDER BY i.n),
          array_agg(x.attempt ORDER BY i.n),
@@ -70,7 +79,9 @@ BEGIN
     CROSS JOIN LATERAL jsonb_to_record(i.v) AS x(
       delivery_id text, attempt integer, attempted_at timestamptz, ok boolean)
     LEFT JOIN LATERAL (
-      SELECT y.subscription_id, y.lead_id FROM deliveries y
+      SELECT y.subscription_id, y.lead_id,
+             s.enabled AND s.deleted_at IS NULL AND s.failing_since IS NULL AS sends
+        FROM deliveries y JOIN subscriptions s ON s.id = y.subscription_id
        WHERE y.id = x.delivery_id LIMIT 1) d ON true;
 
   -- Every chain's lock first, in (lead, subscription) order.
@@ -112,15 +123,7 @@ BEGIN
       attempt_id text, delivery_id text, attempted_at timestamptz, status_code integer,
       duration_ms integer, error text, response_body text);
 
-  -- 2. The subscribers answered: their failure clocks stop.
-  PERFORM 1 FROM subscriptions s
-   WHERE s.id = ANY (v_item_subs) AND s.failing_since IS NOT NULL
-   ORDER BY s.id
-     FOR UPDATE;
-  UPDATE subscriptions SET failing_since = NULL
-   WHERE id = ANY (v_item_subs) AND failing_since IS NOT NULL;
-
-  -- 3. The deliveries still pending at this attempt, locked (by key: LATERAL ...
+  -- 2. The deliveries still pending at this attempt, locked (by key: LATERAL ...
   -- LIMIT 1), succeed. The update names its rows by key alone: with the status
   -- among its conditions, a generic plan made on a small table read the whole
   -- chain index (deliveries_chain_idx is the pending rows').
@@ -143,7 +146,7 @@ BEGIN
     INTO v_done_ids, v_done_subs, v_done_leads
     FROM done;
 
-  -- 4. Each finished chain's next pending delivery (the first entry of
+  -- 3. Each finished chain's next pending delivery (the first entry of
   -- deliveries_chain_idx), locked, with whether its subscription still sends. (A
   -- statement of its own: a statement does not see its own updates, so within the
   -- UPDATE above the finished deliveries would still look pending.)
@@ -176,7 +179,7 @@ BEGIN
             AND (v_done.claimed_until IS NULL OR v_done.claimed_until <= p_now)
             AND (v_done.next_attempt_at IS NULL
                  OR v_done.next_attempt_at <= p_now + interval '250 milliseconds') THEN
-        -- 5. Claimed below, all at once.
+        -- 4. Claimed below, all at once.
         v_claim_items := v_claim_items || v_done.n;
         v_claim_ids := v_claim_ids || v_done.id;
         CONTINUE;
@@ -201,7 +204,7 @@ BEGIN
     RETURN NEXT;
   END LOOP;
 
-  -- 5. The due heads, claimed as webhook_claim claims them (the lease runs from
+  -- 4. The due heads, claimed as webhook_claim claims them (the lease runs from
   -- now, not from p_now: the worker took p_now before it waited for a connection
   -- and for the chains' locks), each returned with its step.
   IF cardinality(v_claim_ids) > 0 THEN

@@ -492,18 +492,36 @@ describe('the delivery functions', () => {
     const [d1] = await chainOf(subscriptionId, 1);
     if (!a1 || !a2 || !b1 || !b2 || !c1 || !d1) throw new Error('no chains');
     for (const id of [a1, b1, c1, d1]) expect((await claim(id))?.claim).toBe('claimed');
-    // The subscriber had been failing: its clock stops at the first success.
-    await pool.query(`UPDATE subscriptions SET failing_since = now() - interval '1 day' WHERE id = $1`, [
-      subscriptionId,
-    ]);
 
-    const steps = await recordBatch([
-      { delivery_id: b1, continue: false },
-      // An attempt this delivery is no longer at (a duplicate job's): stale.
-      { delivery_id: d1, attempt: 1 },
-      { delivery_id: a1 },
-      { delivery_id: c1 },
-    ]);
+    // In a transaction of its own, to see which functions it ran: set by set,
+    // webhook_record_attempt is never called.
+    const client = new pg.Client({ connectionString: h.db.url });
+    await client.connect();
+    let steps: RecordedStep[];
+    let perItemCalls: number;
+    try {
+      await client.query(`SET track_functions = 'pl'`);
+      await client.query('BEGIN');
+      steps = await recordBatch(
+        [
+          { delivery_id: b1, continue: false },
+          // An attempt this delivery is no longer at (a duplicate job's): stale.
+          { delivery_id: d1, attempt: 1 },
+          { delivery_id: a1 },
+          { delivery_id: c1 },
+        ],
+        client,
+      );
+      const { rows } = await client.query<{ calls: number }>(
+        `SELECT coalesce(sum(calls), 0)::int AS calls FROM pg_stat_xact_user_functions
+          WHERE funcname = 'webhook_record_attempt'`,
+      );
+      perItemCalls = rows[0]?.calls ?? -1;
+      await client.query('COMMIT');
+    } finally {
+      await client.end();
+    }
+    expect(perItemCalls).toBe(0);
     expect(steps.map((s) => s.item)).toEqual([1, 2, 3, 4]);
     expect(steps[0]).toMatchObject({ outcome: 'succeeded', claim: 'unclaimed', delivery_id: b2 });
     expect(steps[1]).toMatchObject({ outcome: 'stale', claim: null, delivery_id: null });
@@ -566,9 +584,24 @@ describe('the delivery functions', () => {
       where: { deliveryId: { in: [a1, b1, c1, d1] } },
     });
     expect(attempts.map((a) => a.deliveryId).sort()).toEqual([a1, b1, c1, d1].sort());
+
+    // A subscriber that had been failing: item by item (its row is written
+    // between its deliveries, as alone), and its failure clock stops.
+    const failing = await h.subscription({ url: 'http://127.0.0.1:9/failing' });
+    const [f1, f2] = await chainOf(failing.id, 2);
+    if (!f1 || !f2) throw new Error('no chain');
+    expect((await claim(f1))?.claim).toBe('claimed');
+    await pool.query(
+      `UPDATE subscriptions SET failing_since = now() - interval '1 day' WHERE id = $1`,
+      [failing.id],
+    );
+    expect((await recordBatch([{ delivery_id: f1 }]))[0]).toMatchObject({
+      outcome: 'succeeded',
+      claim: 'claimed',
+      delivery_id: f2,
+    });
     expect(
-      (await h.prisma.subscription.findUniqueOrThrow({ where: { id: subscriptionId } }))
-        .failingSince,
+      (await h.prisma.subscription.findUniqueOrThrow({ where: { id: failing.id } })).failingSince,
     ).toBeNull();
   });
 
