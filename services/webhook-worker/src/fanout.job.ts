@@ -34,7 +34,7 @@ export interface FanOutRow {
  * its reservation is held for its transaction, so a few per fan-out leave slots
  * for the other fan-outs running at once; heads beyond it are enqueued.
  */
-const CLAIM_PER_FAN_OUT = 4;
+export const CLAIM_PER_FAN_OUT = 4;
 
 /** One fan-out to run: the arguments of webhook_fan_out_claim that are the item's own. */
 export interface FanOutItem {

@@ -14,7 +14,7 @@ import { DelayedError, type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
 import { logAttempt, recordAttempts, runDelivery } from './delivery.job.js';
-import { fanOut, fanOutMany } from './fanout.job.js';
+import { CLAIM_PER_FAN_OUT, fanOut, fanOutMany } from './fanout.job.js';
 import { reconcileOnce } from './reconciler.js';
 import { SendSlots } from './send-slots.js';
 import type { WebhookDeps } from './webhook.deps.js';
@@ -34,9 +34,10 @@ export interface WebhookComponentOptions {
    */
   concurrency?: number;
   /**
-   * Deliveries a fan-out may claim and send itself at once, beside the delivery
-   * jobs (fanout.job.ts). Default: the delivery concurrency; 0 sends every head
-   * through the delivery queue.
+   * Deliveries the fan-outs may claim and send themselves at once, beside the
+   * delivery jobs (fanout.job.ts). Default: enough for every fan-out job running
+   * at once to hold its reservation (16 × 4 = 64); 0 sends every head through the
+   * delivery queue.
    */
   sendSlots?: number;
   /** Called once started (tests reach the deps and the reconciler through it). */
@@ -111,7 +112,12 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
         databaseUrl: config.databaseUrl,
         max: Math.min(16, activityConcurrency + deliveryConcurrency),
       });
-      slots = new SendSlots(options.sendSlots ?? deliveryConcurrency);
+      // A fan-out reserves its slots before it waits for its batch's transaction
+      // (fanout.job.ts); with fewer slots than all fan-outs' reservations, the
+      // fan-outs queued behind a batch got none under load, and their heads took
+      // the delivery queue: a job and a claim transaction more per delivery
+      // (bench/e2e at 200 leads/s: 36 % of first deliveries).
+      slots = new SendSlots(options.sendSlots ?? activityConcurrency * CLAIM_PER_FAN_OUT);
       const deps: WebhookDeps = {
         slots,
         prisma,
