@@ -357,7 +357,9 @@ describe('the delivery functions', () => {
     expect(again[0]?.r.claimed).toEqual([]);
     // A claim needs a lease: without one the head would be open to every sender.
     await expect(
-      pool.query('SELECT webhook_fan_out($1, now(), 0, 1)', [await activity(await h.lead(), 'started')]),
+      pool.query('SELECT webhook_fan_out($1, now(), 0, 1)', [
+        await activity(await h.lead(), 'started'),
+      ]),
     ).rejects.toThrow(/claims need a lease/);
   });
 
@@ -530,7 +532,11 @@ describe('the delivery functions', () => {
     expect(steps[3]).toMatchObject({ outcome: 'succeeded', claim: null, delivery_id: null });
 
     for (const id of [a1, b1, c1]) {
-      expect(await row(id)).toMatchObject({ status: 'succeeded', attemptCount: 1, claimedUntil: null });
+      expect(await row(id)).toMatchObject({
+        status: 'succeeded',
+        attemptCount: 1,
+        claimedUntil: null,
+      });
     }
     expect(await row(d1)).toMatchObject({ status: 'pending', attemptCount: 0 });
     expect((await row(d1)).claimedUntil).not.toBeNull();
