@@ -107,17 +107,22 @@ async function measure(asyncCommit) {
       for (const step of rows[0].r.claimed ?? []) claimedByFanOut.push(step);
     }
     const cpu1 = cpuSeconds([pid]);
-    const claimHead = async (head) =>
-      (await c.query('SELECT * FROM webhook_claim($1, 0, now(), 20000)', [head])).rows[0];
+    // The heads the fan-outs left, claimed as a delivery job claims them.
+    const claimed = [...claimedByFanOut];
+    for (const head of heads) {
+      const { rows } = await c.query('SELECT * FROM webhook_claim($1, 0, now(), 20000)', [head]);
+      if (rows[0]?.claim === 'claimed') claimed.push(rows[0]);
+    }
     let deliveries = 0;
     if (batch <= 1) {
-      for (const head of [...claimedByFanOut, ...heads]) {
-        let rows = [typeof head === 'string' ? await claimHead(head) : head];
-        while (rows[0]?.claim === 'claimed') {
-          ({ rows } = await c.query(
+      for (let step of claimed) {
+        while (step?.claim === 'claimed') {
+          ({
+            rows: [step],
+          } = await c.query(
             `SELECT * FROM webhook_record_attempt($1, $2, $3, now(), now(), true, 204, 3, NULL, '',
                                                   NULL, 432000000, true, 20000)`,
-            [rows[0].delivery_id, rows[0].attempt_count, id('att')],
+            [step.delivery_id, step.attempt_count, id('att')],
           ));
           deliveries++;
         }
@@ -125,11 +130,6 @@ async function measure(asyncCommit) {
     } else {
       // As the worker records: the attempts of many chains in one call
       // (webhook_record_attempts), each answer claiming its chain's next delivery.
-      const claimed = [...claimedByFanOut];
-      for (const head of heads) {
-        const step = await claimHead(head);
-        if (step?.claim === 'claimed') claimed.push(step);
-      }
       while (claimed.length > 0) {
         const items = claimed.splice(0, batch).map((step) => ({
           delivery_id: step.delivery_id,
