@@ -146,6 +146,7 @@ async function recordBatch(
     ok?: boolean;
     status_code?: number;
     response_body?: string;
+    retry_delay_ms?: number | null;
     continue?: boolean;
   }[],
   on: Pick<pg.Client, 'query'> = pool,
@@ -596,6 +597,26 @@ describe('the delivery functions', () => {
     expect(
       (await h.prisma.subscription.findUniqueOrThrow({ where: { id: failing.id } })).failingSince,
     ).toBeNull();
+  });
+
+  it("a record's own claim of the next delivery returns webhook_claim's step, with the attempt's outcome", async () => {
+    const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+    const [a1, a2] = await chainOf(subscriptionId, 2);
+    const [b1, b2] = await chainOf(subscriptionId, 2);
+    if (!a1 || !a2 || !b1 || !b2) throw new Error('no chains');
+    for (const id of [a1, b1]) expect((await claim(id))?.claim).toBe('claimed');
+    // A batch with a failure goes item by item: each is webhook_record_attempt's,
+    // which claims the due next delivery itself. b1 fails with the schedule spent.
+    const steps = await recordBatch([
+      { delivery_id: a1 },
+      { delivery_id: b1, ok: false, status_code: 500, retry_delay_ms: null },
+    ]);
+    expect(steps[0]).toMatchObject({ outcome: 'succeeded', claim: 'claimed', delivery_id: a2 });
+    expect(steps[1]).toMatchObject({ outcome: 'failed', claim: 'claimed', delivery_id: b2 });
+    expect(await row(b1)).toMatchObject({ status: 'failed', attemptCount: 1 });
+    // Every other field of webhook_step is webhook_claim's for the same delivery.
+    expect({ ...steps[0]?.step, outcome: null }).toEqual(await claimAlone(a2));
+    expect({ ...steps[1]?.step, outcome: null }).toEqual(await claimAlone(b2));
   });
 
   it('a record hands on to the next delivery only when it is due, unleased and its subscription live', async () => {
