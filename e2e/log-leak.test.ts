@@ -111,14 +111,19 @@ beforeAll(async () => {
   const subscriberPort = await freePort();
   await new Promise<void>((resolve) => subscriber.listen(subscriberPort, '127.0.0.1', resolve));
 
-  service = await startService({
-    DATABASE_URL: db.url,
-    QUEUE_PREFIX: `e2e-leak-${process.pid}`,
-    CONTACT_HOURS: '00:00-24:00',
-    LOG_LEVEL: 'debug',
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    WEBHOOK_RETRY_SCHEDULE: '0,200ms,200ms',
-  });
+  service = await startService(
+    {
+      DATABASE_URL: db.url,
+      QUEUE_PREFIX: `e2e-leak-${process.pid}`,
+      CONTACT_HOURS: '00:00-24:00',
+      LOG_LEVEL: 'debug',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '0,200ms,200ms',
+    },
+    undefined,
+    // Every line: a tail would drop the first requests' lines unsearched.
+    { keepAllOutput: true },
+  );
   ({ api_key: apiKey } = await createAccount(db.url, 'Leak probe'));
   secrets.set('api key', apiKey);
   secrets.set('subscriber url', `http://127.0.0.1:${subscriberPort}/hooks/zq7-url-token-5e1d`);
@@ -324,9 +329,17 @@ describe('process output', () => {
     expect(await service.exited).toBe(0);
 
     const output = service.output();
-    // The flow really ran and was logged: the search had something to search.
+    // The flow really ran and was logged, from the processes' first lines on: the
+    // search had everything to search.
     expect(output.split('\n').length).toBeGreaterThan(50);
-    for (const msg of ['request completed', 'playbook step', 'delivery attempt']) {
+    for (const msg of [
+      'intake listening',
+      'api listening',
+      'worker started',
+      'request completed',
+      'playbook step',
+      'delivery attempt',
+    ]) {
       expect(output).toContain(`"msg":"${msg}"`);
     }
     expect(output).toContain(formLeadId);

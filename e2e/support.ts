@@ -111,13 +111,17 @@ export interface Service {
   exited: Promise<number | null>;
 }
 
-/** Output kept per process: the tail is what explains a failure. */
+/** Output kept per process by default: the tail is what explains a failure. */
 const OUTPUT_LIMIT = 256 * 1024;
 
-/** Spawns a built script with stdout and stderr kept (the last OUTPUT_LIMIT characters). */
+/**
+ * Spawns a built script with stdout and stderr kept: the last `limit` characters
+ * (Infinity: everything, for a test that searches the whole output).
+ */
 function spawnCaptured(
   script: string,
   env: Record<string, string>,
+  limit = OUTPUT_LIMIT,
 ): { child: ChildProcess; output: () => string } {
   let output = '';
   const child = spawn(process.execPath, [script], {
@@ -127,7 +131,7 @@ function spawnCaptured(
   });
   const keep = (chunk: Buffer) => {
     output += chunk.toString();
-    if (output.length > 2 * OUTPUT_LIMIT) output = output.slice(-OUTPUT_LIMIT);
+    if (output.length > 2 * limit) output = output.slice(-limit);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -142,21 +146,30 @@ export async function waitReady(port: number, timeoutMs = 30_000): Promise<void>
 
 /**
  * Runs `pnpm start`'s supervisor (scripts/dist/start.js) and waits until all four
- * are ready. `ports` reuses the ports of an earlier run (a restart).
+ * are ready. `ports` reuses the ports of an earlier run (a restart); `keepAllOutput`
+ * keeps every line printed instead of the tail.
  */
-export async function startService(env: Record<string, string>, ports?: Ports): Promise<Service> {
+export async function startService(
+  env: Record<string, string>,
+  ports?: Ports,
+  options: { keepAllOutput?: boolean } = {},
+): Promise<Service> {
   const chosen: Ports = ports ?? {
     INTAKE_PORT: await freePort(),
     API_PORT: await freePort(),
     PLAYBOOK_WORKER_PORT: await freePort(),
     WEBHOOK_WORKER_PORT: await freePort(),
   };
-  const { child, output } = spawnCaptured(join(ROOT, 'scripts', 'dist', 'start.js'), {
-    LOG_LEVEL: 'info',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${chosen.INTAKE_PORT}`,
-    ...Object.fromEntries(Object.entries(chosen).map(([k, v]) => [k, String(v)])),
-    ...env,
-  });
+  const { child, output } = spawnCaptured(
+    join(ROOT, 'scripts', 'dist', 'start.js'),
+    {
+      LOG_LEVEL: 'info',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${chosen.INTAKE_PORT}`,
+      ...Object.fromEntries(Object.entries(chosen).map(([k, v]) => [k, String(v)])),
+      ...env,
+    },
+    options.keepAllOutput ? Number.POSITIVE_INFINITY : OUTPUT_LIMIT,
+  );
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   for (const port of Object.values(chosen)) await waitForAllChecks(port, 60_000);
   return { ports: chosen, process: child, output, exited };
