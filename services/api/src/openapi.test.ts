@@ -289,7 +289,7 @@ describe('the OpenAPI document', () => {
       $ref: '#/components/schemas/LeadSubmission',
     });
     expect(Object.keys(post?.responses ?? {}).sort()).toEqual(
-      ['200', '201', '400', '404', '409', '413', '415', '422', '429', '503'].sort(),
+      ['200', '201', '303', '400', '404', '409', '413', '415', '422', '429', '500', '503'].sort(),
     );
   });
 

@@ -204,6 +204,35 @@ function intakePath(intakeBaseUrl: string) {
       content: { 'application/json': { schema: ref(r.schema), example: r.example } },
     };
   }
+  // CONTRACT §1 redirect_url: a form's answer is a redirect instead of the JSON
+  // above (the body, if any, is a courtesy note and carries nothing).
+  responses['303'] = {
+    description:
+      "A form-urlencoded submission to a source with a redirect_url: accepted or duplicate, See Other to redirect_url; rejected, to redirect_url with ?error=<the first error's code>.",
+    headers: {
+      Location: {
+        required: true,
+        description: "The source's redirect_url, with ?error=<code> when rejected.",
+        schema: { type: 'string', format: 'uri' },
+      },
+    },
+  };
+  // Not a case of CONTRACT §1's table, but an answer a seller can get.
+  responses['500'] = {
+    description:
+      'An unexpected error on our side (code internal_error). Retry later, with the same Idempotency-Key if you sent one.',
+    content: {
+      'application/json': {
+        schema: ref('IntakeRejected'),
+        example: {
+          status: 'error',
+          errors: [
+            { field: null, code: 'internal_error', message: 'Something went wrong on our side.' },
+          ],
+        },
+      },
+    },
+  };
   return {
     servers: [{ url: intakeBaseUrl, description: 'The intake server (public).' }],
     post: {

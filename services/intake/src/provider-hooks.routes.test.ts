@@ -1,13 +1,13 @@
+import type { RequestListener } from 'node:http';
 import { newId } from '@leadhook/db';
 import { SimulationProvider } from '@leadhook/providers';
 import { generateSecret, sign } from '@leadhook/webhooks';
-import type { Express } from 'express';
 import request from 'supertest';
 import { createHarness, type Harness, validLead } from './testing/harness.js';
 
 const SECRET = generateSecret();
 let h: Harness;
-let app: Express;
+let app: RequestListener;
 
 beforeAll(async () => {
   h = await createHarness({ options: { providerWebhookSecret: SECRET } });

@@ -34,6 +34,14 @@ describe('documentedPath', () => {
     expect(documentedPath('/api/v1/playbooks/pb_1/extra')).toBeUndefined();
     expect(documentedPath('/healthz')).toBeUndefined();
   });
+
+  it('maps the intake endpoint at its own server’s root, not under /api/v1', () => {
+    expect(documentedPath('/marketing_sources/acc_1/k3y')).toBe(
+      '/marketing_sources/{account_id}/{source_key}',
+    );
+    expect(documentedPath('/api/v1/marketing_sources/acc_1/k3y')).toBeUndefined();
+    expect(documentedPath('/marketing_sources/acc_1')).toBeUndefined();
+  });
 });
 
 describe('responseProblems', () => {
@@ -94,5 +102,29 @@ describe('responseProblems', () => {
         json(401, error('unauthorized'), { 'www-authenticate': 'Bearer' }),
       ),
     ).toEqual([]);
+  });
+
+  it('checks the intake’s answers: its bodies, its redirect and its Location', () => {
+    const intake = '/marketing_sources/acc_1/k3y';
+    expect(
+      responseProblems('post', intake, json(201, { status: 'accepted', lead_id: 'lead_1' })),
+    ).toEqual([]);
+    expect(responseProblems('post', intake, json(201, { status: 'accepted' }))).toEqual([
+      expect.stringContaining('not a IntakeAccepted'),
+    ]);
+    const seeOther = (headers: Record<string, string>) => ({
+      status: 303,
+      headers,
+      text: 'See Other. Redirecting to https://seller.example/thanks',
+    });
+    expect(
+      responseProblems('post', intake, seeOther({ location: 'https://seller.example/thanks' })),
+    ).toEqual([]);
+    expect(responseProblems('post', intake, seeOther({}))).toEqual([
+      expect.stringContaining('required header Location'),
+    ]);
+    expect(responseProblems('get', intake, json(200, {}))).toEqual([
+      expect.stringContaining('not a documented operation'),
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { API_PREFIX } from '../app.js';
-import { buildOpenApiDocument } from '../openapi.js';
+import { buildOpenApiDocument, INTAKE_PATH } from '../openapi.js';
 
 /**
  * Checks a real answer of the management API against the served OpenAPI document:
@@ -10,7 +10,9 @@ import { buildOpenApiDocument } from '../openapi.js';
  * body must be what the response documents (its schema under ajv's 2020-12
  * dialect, the one `jsonSchemaDialect` names; nothing at all where no content is
  * documented). The harness runs it on every response of every api test, so an
- * answer drifting from its documentation fails the test that produced it.
+ * answer drifting from its documentation fails the test that produced it; the
+ * intake's harness runs it on every answer of the intake endpoint (documented on
+ * its own server, so its URLs have no /api/v1 prefix).
  */
 
 interface HeaderDoc {
@@ -85,12 +87,20 @@ const PATHS = Object.keys(document.paths)
   }))
   .sort((a, b) => a.params - b.params);
 
-/** The documented path template of a request URL under /api/v1, or undefined. */
+const INTAKE = PATHS.find((p) => p.path === INTAKE_PATH);
+const API_PATHS = PATHS.filter((p) => p !== INTAKE);
+
+/**
+ * The documented path template of a request URL: an operation under /api/v1, or
+ * the intake endpoint at its server's root; undefined otherwise.
+ */
 export function documentedPath(url: string): string | undefined {
   const pathname = new URL(url, 'http://api.test').pathname;
-  if (!pathname.startsWith(`${API_PREFIX}/`)) return undefined;
+  if (!pathname.startsWith(`${API_PREFIX}/`)) {
+    return INTAKE?.pattern.test(pathname) ? INTAKE.path : undefined;
+  }
   const rest = pathname.slice(API_PREFIX.length);
-  return PATHS.find((p) => p.pattern.test(rest))?.path;
+  return API_PATHS.find((p) => p.pattern.test(rest))?.path;
 }
 
 const describeErrors = (errors: ErrorObject[] | null | undefined) =>
@@ -116,7 +126,9 @@ export function responseProblems(method: string, url: string, res: ObservedRespo
   }
   const content = Object.entries(response.content ?? {});
   if (content.length === 0) {
-    if (res.text) problems.push(`${where} with a body, but documents none`);
+    // A redirect may carry express's courtesy note ("See Other. Redirecting to …").
+    const redirect = res.status >= 300 && res.status < 400;
+    if (res.text && !redirect) problems.push(`${where} with a body, but documents none`);
     return problems;
   }
   const contentType = String(res.headers['content-type'] ?? '')

@@ -4,6 +4,7 @@
  * and leads. Not part of the build (tsconfig excludes src/testing).
  */
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createLeadValidator, toE164 } from '@leadhook/contracts';
 import {
   createAccount,
@@ -19,6 +20,10 @@ import { createLogger, createMetrics } from '@leadhook/observability';
 import { createRedis, QueueSet } from '@leadhook/queue';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
+// The API serves the OpenAPI document that describes the intake endpoint too; its
+// tests' response check is the one this harness runs.
+import { INTAKE_PATH } from '../../../api/src/openapi.js';
+import { documentedPath, responseProblems } from '../../../api/src/testing/openapi-responses.js';
 import { createApp, type IntakeOptions } from '../app.js';
 
 export { waitFor } from '@leadhook/worker-runtime/testing';
@@ -44,7 +49,8 @@ export interface SourceSpec {
 }
 
 export interface Harness {
-  app: Express;
+  /** The app, its intake answers checked against the OpenAPI document (supertest takes it). */
+  app: RequestListener;
   db: TestDatabase;
   pool: Pool;
   prisma: PrismaClient;
@@ -60,7 +66,7 @@ export interface Harness {
     redis?: Redis;
     queues?: QueueSet;
     options?: Partial<IntakeOptions>;
-  }): Express;
+  }): RequestListener;
   close(): Promise<void>;
 }
 
@@ -94,16 +100,20 @@ export async function createHarness(harnessOptions: HarnessOptions = {}): Promis
     trustProxy: false,
     ...harnessOptions.options,
   };
+  const undocumented: string[] = [];
   const buildApp: Harness['buildApp'] = (overrides = {}) =>
-    createApp({
-      pool: overrides.pool ?? pool,
-      queues: overrides.queues ?? queues,
-      redis: overrides.redis ?? redis,
-      logger,
-      metrics: createMetrics('intake'),
-      options: { ...options, ...overrides.options },
-      validate,
-    });
+    checkedAgainstOpenApi(
+      createApp({
+        pool: overrides.pool ?? pool,
+        queues: overrides.queues ?? queues,
+        redis: overrides.redis ?? redis,
+        logger,
+        metrics: createMetrics('intake'),
+        options: { ...options, ...overrides.options },
+        validate,
+      }),
+      undocumented,
+    );
 
   const makeSource: Harness['makeSource'] = async (spec = {}) => {
     const accountId = spec.accountId ?? (await createAccount(prisma, 'Test account')).account_id;
@@ -160,7 +170,49 @@ export async function createHarness(harnessOptions: HarnessOptions = {}): Promis
       await prisma.$disconnect();
       await pool.end();
       await db.drop();
+      if (undocumented.length > 0) {
+        throw new Error(
+          `Intake answers that do not match the OpenAPI document:\n- ${undocumented.join('\n- ')}`,
+        );
+      }
     },
+  };
+}
+
+/**
+ * The app, with every answer to a POST of the intake endpoint checked against the
+ * OpenAPI document as it is sent (its status, required headers and body schema);
+ * what does not match is added to `problems`, and close() fails the test file with
+ * them. The body is what express hands to res.end (res.send and res.redirect end
+ * with the whole body at once; the intake never streams an answer).
+ */
+function checkedAgainstOpenApi(app: Express, problems: string[]): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '';
+    if (req.method === 'POST' && documentedPath(url) === INTAKE_PATH) {
+      const end = res.end;
+      res.end = function (this: ServerResponse, ...args: unknown[]) {
+        const [chunk] = args;
+        const text =
+          typeof chunk === 'string' || Buffer.isBuffer(chunk) ? chunk.toString() : undefined;
+        const headers = Object.fromEntries(
+          Object.entries(res.getHeaders()).map(([k, v]) => [
+            k,
+            typeof v === 'number' ? String(v) : v,
+          ]),
+        );
+        const json = String(headers['content-type'] ?? '').startsWith('application/json');
+        const found = responseProblems('post', url, {
+          status: res.statusCode,
+          headers,
+          ...(text === undefined ? {} : { text }),
+          body: json && text ? JSON.parse(text) : undefined,
+        });
+        problems.push(...found);
+        return end.apply(this, args as Parameters<typeof end>);
+      } as typeof res.end;
+    }
+    app(req, res);
   };
 }
 
