@@ -1,7 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Config, loadConfig, SETTING_NAMES } from '@leadhook/config';
+import {
+  type Config,
+  loadConfig,
+  SECRET_SETTING_NAMES,
+  SETTING_NAMES,
+  type SettingName,
+} from '@leadhook/config';
 import { parse, parseAllDocuments } from 'yaml';
 
 // No cluster runs in CI: this reads every manifest of infra/k8s and checks it
@@ -80,6 +86,17 @@ const PROCESSES = [
   { name: 'webhook-worker', port: (c: Config) => c.webhookWorkerPort, service: false },
 ] as const;
 
+/**
+ * Settings that only one process uses, set on that process's container (`env`)
+ * rather than in the ConfigMap; the other processes leave them to their default.
+ * Every other setting reaches every process from the ConfigMap or, for the
+ * credentials (SECRET_SETTING_NAMES), the Secret.
+ */
+const ONE_PROCESS_SETTINGS: Partial<Record<SettingName, (typeof PROCESSES)[number]['name']>> = {
+  // 1 behind the ingress or load balancer; false (unused) elsewhere.
+  TRUST_PROXY: 'intake',
+};
+
 const MIGRATE_COMMAND = ['node', 'scripts/dist/migrate.js'];
 
 /** The environment a container gets: its envFrom sources, then its own env. */
@@ -136,14 +153,15 @@ describe('infra/k8s', () => {
     }
   });
 
-  it('keeps the connection strings in a Secret and every other setting in a ConfigMap', () => {
-    const known: readonly string[] = SETTING_NAMES;
+  it('keeps the credentials in the Secret, the rest but ONE_PROCESS_SETTINGS in the ConfigMap', () => {
     const secretKeys = ofKind('Secret').flatMap((s) => Object.keys(s.stringData ?? {}));
     const configKeys = ofKind('ConfigMap').flatMap((c) => Object.keys(c.data ?? {}));
-    expect(secretKeys.sort()).toEqual(['DATABASE_URL', 'REDIS_URL']);
-    expect(configKeys.filter((k) => !known.includes(k))).toEqual([]);
-    expect(configKeys).not.toContain('DATABASE_URL');
-    expect(configKeys).not.toContain('REDIS_URL');
+    expect(secretKeys.sort()).toEqual([...SECRET_SETTING_NAMES].sort());
+    expect(configKeys.sort()).toEqual(
+      SETTING_NAMES.filter(
+        (n) => !SECRET_SETTING_NAMES.includes(n) && ONE_PROCESS_SETTINGS[n] === undefined,
+      ).sort(),
+    );
   });
 
   describe.each(PROCESSES)('Deployment $name', ({ name, port, service }) => {
@@ -162,8 +180,14 @@ describe('infra/k8s', () => {
       const env = environmentOf(main);
       const known: readonly string[] = SETTING_NAMES;
       expect(Object.keys(env).filter((n) => !known.includes(n))).toEqual([]);
-      expect(Object.keys(env)).toEqual(expect.arrayContaining(['DATABASE_URL', 'REDIS_URL']));
       expect(() => loadConfig(env)).not.toThrow();
+    });
+
+    it("gets every setting but those only another process's container sets", () => {
+      const env = environmentOf(main);
+      expect(SETTING_NAMES.filter((n) => !(n in env))).toEqual(
+        SETTING_NAMES.filter((n) => (ONE_PROCESS_SETTINGS[n] ?? name) !== name),
+      );
     });
 
     it('probes /healthz (liveness) and /readyz (readiness) on the port its process listens on', () => {

@@ -3,6 +3,7 @@ import {
   loadConfig,
   parseContactHours,
   parseDuration,
+  SECRET_SETTING_NAMES,
   SETTING_NAMES,
 } from './config.js';
 
@@ -50,12 +51,12 @@ describe('loadConfig', () => {
     expect(problems[2]).toMatch(/^LOG_LEVEL: /);
   });
 
-  it('never shows a connection password in its message', () => {
-    expect(() => loadConfig({ DATABASE_URL: 'mysql://u:hunter2@db/x' })).toThrow(ConfigError);
+  it.each(SECRET_SETTING_NAMES)('names a bad %s without showing its credential', (name) => {
+    expect(() => loadConfig({ [name]: 'mysql://u:hunter2@db/x' })).toThrow(ConfigError);
     try {
-      loadConfig({ DATABASE_URL: 'mysql://u:hunter2@db/x' });
+      loadConfig({ [name]: 'mysql://u:hunter2@db/x' });
     } catch (err) {
-      expect(String(err)).toContain('DATABASE_URL');
+      expect(String(err)).toContain(`${name}: `);
       expect(String(err)).not.toContain('hunter2');
     }
   });

@@ -244,19 +244,30 @@ export const SETTING_NAMES: readonly SettingName[] = Object.freeze(
 );
 
 /**
- * Parses the environment. Throws ConfigError naming every bad variable; a
- * connection string's password never appears in the message.
+ * The settings whose values are credentials: an error names them without their
+ * value (a URL's password masked), and on Kubernetes they come from the Secret,
+ * never the ConfigMap (infra/k8s.test.ts checks it).
+ */
+export const SECRET_SETTING_NAMES: readonly SettingName[] = Object.freeze([
+  'DATABASE_URL',
+  'REDIS_URL',
+  'PROVIDER_WEBHOOK_SECRET',
+]);
+
+/**
+ * Parses the environment. Throws ConfigError naming every bad variable; no
+ * credential of SECRET_SETTING_NAMES appears in the message.
  */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
-  function read<T>(name: SettingName, parse: (text: string) => T, secret = false): T {
+  function read<T>(name: SettingName, parse: (text: string) => T): T {
     const fallback = SETTING_DEFAULTS[name];
     const raw = env[name];
     const text = raw === undefined || raw === '' ? fallback : raw;
     try {
       return parse(text);
     } catch (err) {
-      const shown = secret ? redactUrl(text) : text;
+      const shown = SECRET_SETTING_NAMES.includes(name) ? redactUrl(text) : text;
       const why = err instanceof Error ? err.message : String(err);
       problems.push(`${name}: ${why.replace(text, shown)}`);
       return parse(fallback);
@@ -264,8 +275,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const config: Config = {
-    databaseUrl: read('DATABASE_URL', url(['postgresql:', 'postgres:']), true),
-    redisUrl: read('REDIS_URL', url(['redis:', 'rediss:']), true),
+    databaseUrl: read('DATABASE_URL', url(['postgresql:', 'postgres:'])),
+    redisUrl: read('REDIS_URL', url(['redis:', 'rediss:'])),
     publicBaseUrl: read('PUBLIC_BASE_URL', (t) => url(['http:', 'https:'])(t).replace(/\/+$/, '')),
     intakePort: read('INTAKE_PORT', port),
     apiPort: read('API_PORT', port),

@@ -13,6 +13,7 @@ export {
   loadConfigOrExit,
   parseContactHours,
   parseDuration,
+  SECRET_SETTING_NAMES,
   SETTING_DEFAULTS,
   SETTING_NAMES,
 } from './config.js';
