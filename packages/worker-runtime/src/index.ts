@@ -4,6 +4,7 @@ export {
   DISABLED_REASONS,
   QUEUE_STATES,
   registerDisabledSubscriptionsGauge,
+  registerOldestDueStepGauge,
   registerOutboxLagGauge,
   registerQueueDepthGauge,
 } from './scrape-metrics.js';

@@ -121,6 +121,66 @@ describe('playbook-worker', () => {
     }
   });
 
+  it('exports how late the most overdue step is, read from PostgreSQL while no step can run', async () => {
+    // Redis is away: no step job can be sent, so nothing moves the rows, and the
+    // step lag histogram (observed when a step runs) would say nothing.
+    const { http } = await startWorker({ REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
+    const oldestDue = async () => {
+      const { text } = await http.get('/metrics');
+      const line = /^leadhook_playbook_oldest_due_step_seconds\{[^}]*\} (\S+)$/m.exec(text);
+      return Number(line?.[1]);
+    };
+    expect(await oldestDue()).toBe(0);
+
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const id = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
+      const [account, playbook, source] = [id('acc'), id('pb'), id('src')];
+      await client.query(`INSERT INTO accounts (id, name) VALUES ($1, 'Gauge')`, [account]);
+      await client.query(
+        `INSERT INTO playbooks (id, account_id, name, steps) VALUES ($1, $2, 'Gauge', '[]')`,
+        [playbook, account],
+      );
+      await client.query(
+        `INSERT INTO marketing_sources (id, account_id, playbook_id, name, source_type, intake_key)
+         VALUES ($1, $2, $3, 'Gauge', 'vendor', $4)`,
+        [source, account, playbook, randomBytes(12).toString('hex')],
+      );
+      // Due 90 s ago; deferred to the contact window (due in an hour); finished.
+      const plays = [
+        { due: `now() - interval '90 seconds'`, status: 'active' },
+        { due: `now() + interval '1 hour'`, status: 'active' },
+        { due: `now() - interval '1 day'`, status: 'completed' },
+      ];
+      const overdue = id('enr');
+      for (const [i, play] of plays.entries()) {
+        const lead = id('lead');
+        await client.query(
+          `INSERT INTO leads (id, account_id, source_id, source_name, playbook_id, phone, email,
+                              first_name, last_name, fields, canonical, tcpa_opt_in_token,
+                              tcpa_opt_in_url, received_at)
+           VALUES ($1, $2, $3, 'Gauge', $4, '+1512555010' || $5, 'a@example.com', 'A', 'B',
+                   '{}', '{}', 't', 'https://example.com', now())`,
+          [lead, account, source, playbook, String(i)],
+        );
+        await client.query(
+          `INSERT INTO enrollments (id, lead_id, playbook_id, status, current_step, next_run_at)
+           VALUES ($1, $2, $3, $4, 0, ${play.due})`,
+          [i === 0 ? overdue : id('enr'), lead, playbook, play.status],
+        );
+      }
+      const late = await oldestDue();
+      expect(late).toBeGreaterThanOrEqual(90);
+      expect(late).toBeLessThan(120);
+
+      await client.query(`UPDATE enrollments SET status = 'completed' WHERE id = $1`, [overdue]);
+      expect(await oldestDue()).toBe(0);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('stops: the port is released and stop can be called again', async () => {
     const { worker, http } = await startWorker();
     expect((await http.get('/healthz')).status).toBe(200);

@@ -1,7 +1,11 @@
 import type { Config } from '@leadhook/config';
 import type { Logger } from '@leadhook/observability';
 import { outboxTopicsRelayedBy } from '@leadhook/queue';
-import { createWorkerRuntime, type WorkerRuntime } from '@leadhook/worker-runtime';
+import {
+  createWorkerRuntime,
+  registerOldestDueStepGauge,
+  type WorkerRuntime,
+} from '@leadhook/worker-runtime';
 import { type PlaybookComponentOptions, playbookComponent } from './playbook.component.js';
 
 export interface WorkerDeps {
@@ -21,7 +25,7 @@ export interface WorkerDeps {
  * playbook component).
  */
 export function createWorker(deps: WorkerDeps): WorkerRuntime {
-  return createWorkerRuntime({
+  const runtime = createWorkerRuntime({
     service: 'playbook-worker',
     config: deps.config,
     port: deps.port ?? deps.config.playbookWorkerPort,
@@ -30,4 +34,6 @@ export function createWorker(deps: WorkerDeps): WorkerRuntime {
     ...(deps.relayIntervalMs === undefined ? {} : { relayIntervalMs: deps.relayIntervalMs }),
     components: [playbookComponent(deps.playbook)],
   });
+  registerOldestDueStepGauge(runtime.metrics.registry, runtime.pool);
+  return runtime;
 }
