@@ -71,3 +71,72 @@ describe('pnpm start (the built supervisor)', () => {
     }
   }, 60_000);
 });
+
+describe('pnpm start (the command, through pnpm)', () => {
+  let group: number | undefined;
+  afterEach(() => {
+    // On a failure, nothing of it outlives the test.
+    if (group !== undefined) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+
+  it('stops the supervisor and the four processes when pnpm alone gets SIGTERM', async () => {
+    // pnpm exits on SIGTERM without passing it on to the script it runs, as a
+    // service manager or `kill <pid of pnpm>` would leave it; the supervisor then
+    // finds its parent gone and stops (scripts/src/supervisor.ts).
+    const ports = {
+      INTAKE_PORT: await freePort(),
+      API_PORT: await freePort(),
+      PLAYBOOK_WORKER_PORT: await freePort(),
+      WEBHOOK_WORKER_PORT: await freePort(),
+    };
+    let output = '';
+    const pnpm = spawn('pnpm', ['start'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: db.url,
+        QUEUE_PREFIX: `test-pnpm-start-${process.pid}`,
+        LOG_LEVEL: 'info',
+        ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    group = pnpm.pid;
+    const keep = (chunk: Buffer) => {
+      output += chunk.toString();
+    };
+    pnpm.stdout?.on('data', keep);
+    pnpm.stderr?.on('data', keep);
+    const pnpmExited = new Promise((resolve) => pnpm.once('exit', resolve));
+    for (const port of Object.values(ports)) await waitForAllChecks(port, 60_000);
+
+    const signalledAt = Date.now();
+    pnpm.kill('SIGTERM');
+    await pnpmExited;
+    // SHUTDOWN_TIMEOUT_MS (10 s by default) plus the supervisor's 2 s, and its
+    // look at its parent (twice a second).
+    const bound = 10_000 + 2_000 + 1_000;
+    for (const port of Object.values(ports)) {
+      for (;;) {
+        const down = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          () => false,
+          () => true,
+        );
+        if (down) break;
+        expect(Date.now() - signalledAt).toBeLessThan(bound);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    expect(output).toContain('"msg":"parent process exited; stopping"');
+    for (const service of ['intake', 'api', 'playbook-worker', 'webhook-worker']) {
+      expect(output).toMatch(new RegExp(`"service":"${service}"[^\n]*"msg":"stopped"`));
+    }
+  }, 120_000);
+});
