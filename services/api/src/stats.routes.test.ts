@@ -1,7 +1,6 @@
 import { OUTCOME_LABELS, sourceStatsSchema } from '@leadhook/contracts';
-import { newId, type PrismaClient } from '@leadhook/db';
-import { type Harness, playbookBody, sourceBody, startHarness } from './testing/harness.js';
-import { createLead, type LeadOwner } from './testing/leads.factory.js';
+import { type Harness, startHarness } from './testing/harness.js';
+import { createOutcome, createStatsOwner, createSubmission } from './testing/stats.factory.js';
 import { bodyValidator } from './validation.js';
 
 const isStats = bodyValidator(sourceStatsSchema);
@@ -14,66 +13,7 @@ afterAll(async () => {
   await h.close();
 });
 
-// ---- factories: rows as intake and the activity recorder store them ----
-
-type Reason = { field: string; code: string };
-
-async function submission(
-  prisma: PrismaClient,
-  owner: LeadOwner,
-  result: 'accepted' | 'duplicate' | 'rejected',
-  at: string,
-  errors: Reason[] = [],
-): Promise<void> {
-  await prisma.submission.create({
-    data: {
-      id: newId('submission'),
-      accountId: owner.accountId,
-      sourceId: owner.sourceId,
-      result,
-      ...(result === 'rejected' ? { errors } : {}),
-      createdAt: new Date(at),
-    },
-  });
-}
-
-/**
- * A lead of the source that reached `label` at `at`. Its accepted submission is
- * dated `receivedAt`, which tests keep outside the range they ask for.
- */
-async function outcome(
-  prisma: PrismaClient,
-  owner: LeadOwner,
-  label: string,
-  at: string,
-  receivedAt = '2020-01-01T00:00:00.000Z',
-): Promise<void> {
-  const leadId = await createLead(prisma, owner, { receivedAt: new Date(receivedAt) });
-  await prisma.activity.create({
-    data: {
-      id: newId('activity'),
-      accountId: owner.accountId,
-      leadId,
-      activityType: 'outcome',
-      activityLabel: label,
-      note: `Outcome: ${label}.`,
-      occurredAt: new Date(at),
-    },
-  });
-}
-
-/** An account with a playbook and one source, through the API. */
-async function owner() {
-  const { api_key, account_id } = await h.newAccount();
-  const api = h.as(api_key);
-  const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
-  const newSource = async (): Promise<LeadOwner> => {
-    const res = await api.post('/api/v1/marketing_sources').send(sourceBody(playbookId));
-    expect(res.status).toBe(201);
-    return { accountId: account_id, playbookId, sourceId: res.body.id };
-  };
-  return { api, source: await newSource(), newSource };
-}
+const owner = () => createStatsOwner(h);
 
 const zeroOutcomes = () => Object.fromEntries(OUTCOME_LABELS.map((l) => [l, 0]));
 interface DayFigures {
@@ -102,43 +42,43 @@ describe('GET /marketing_sources/{id}/stats', () => {
     const { api, source, newSource } = await owner();
     const p = h.prisma;
     // Just outside the range, on both sides: never counted.
-    await submission(p, source, 'accepted', '2026-02-28T23:59:59.999Z');
-    await submission(p, source, 'rejected', '2026-03-08T00:00:00.000Z', [
+    await createSubmission(p, source, 'accepted', '2026-02-28T23:59:59.999Z');
+    await createSubmission(p, source, 'rejected', '2026-03-08T00:00:00.000Z', [
       { field: 'zip', code: 'invalid' },
     ]);
     // Inside.
-    await submission(p, source, 'accepted', '2026-03-01T00:00:00.000Z');
-    await submission(p, source, 'duplicate', '2026-03-01T12:00:00.000Z');
-    await submission(p, source, 'accepted', '2026-03-03T08:00:00.000Z');
-    await submission(p, source, 'accepted', '2026-03-03T09:30:00.000Z');
-    await submission(p, source, 'rejected', '2026-03-03T09:00:00.000Z', [
+    await createSubmission(p, source, 'accepted', '2026-03-01T00:00:00.000Z');
+    await createSubmission(p, source, 'duplicate', '2026-03-01T12:00:00.000Z');
+    await createSubmission(p, source, 'accepted', '2026-03-03T08:00:00.000Z');
+    await createSubmission(p, source, 'accepted', '2026-03-03T09:30:00.000Z');
+    await createSubmission(p, source, 'rejected', '2026-03-03T09:00:00.000Z', [
       { field: 'email', code: 'required' },
       { field: 'phone', code: 'invalid' },
     ]);
-    await submission(p, source, 'rejected', '2026-03-05T10:00:00.000Z', [
+    await createSubmission(p, source, 'rejected', '2026-03-05T10:00:00.000Z', [
       { field: 'phone', code: 'invalid' },
     ]);
-    await submission(p, source, 'rejected', '2026-03-07T23:59:59.999Z', [
+    await createSubmission(p, source, 'rejected', '2026-03-07T23:59:59.999Z', [
       { field: 'phone', code: 'invalid' },
       { field: 'email', code: 'invalid' },
       { field: 'date_of_birth', code: 'invalid' },
     ]);
     // Outcomes: in range on 03-02 (two) and 03-07; outside on both sides.
-    await outcome(p, source, 'qualified', '2026-03-02T09:00:00.000Z');
-    await outcome(p, source, 'not_interested', '2026-03-02T23:00:00.000Z');
-    await outcome(p, source, 'qualified', '2026-03-07T23:59:59.999Z');
-    await outcome(p, source, 'unreachable', '2026-02-28T23:59:59.999Z');
-    await outcome(p, source, 'opted_out', '2026-03-08T00:00:00.000Z');
+    await createOutcome(p, source, 'qualified', '2026-03-02T09:00:00.000Z');
+    await createOutcome(p, source, 'not_interested', '2026-03-02T23:00:00.000Z');
+    await createOutcome(p, source, 'qualified', '2026-03-07T23:59:59.999Z');
+    await createOutcome(p, source, 'unreachable', '2026-02-28T23:59:59.999Z');
+    await createOutcome(p, source, 'opted_out', '2026-03-08T00:00:00.000Z');
     // The same account's other source, and another account: never counted here.
     const sibling = await newSource();
-    await submission(p, sibling, 'accepted', '2026-03-02T10:00:00.000Z');
-    await submission(p, sibling, 'rejected', '2026-03-02T10:00:00.000Z', [
+    await createSubmission(p, sibling, 'accepted', '2026-03-02T10:00:00.000Z');
+    await createSubmission(p, sibling, 'rejected', '2026-03-02T10:00:00.000Z', [
       { field: 'phone', code: 'invalid' },
     ]);
-    await outcome(p, sibling, 'qualified', '2026-03-02T10:00:00.000Z');
+    await createOutcome(p, sibling, 'qualified', '2026-03-02T10:00:00.000Z');
     const stranger = await owner();
-    await submission(p, stranger.source, 'duplicate', '2026-03-04T10:00:00.000Z');
-    await outcome(p, stranger.source, 'interested', '2026-03-04T10:00:00.000Z');
+    await createSubmission(p, stranger.source, 'duplicate', '2026-03-04T10:00:00.000Z');
+    await createOutcome(p, stranger.source, 'interested', '2026-03-04T10:00:00.000Z');
 
     const res = await api.get(
       `/api/v1/marketing_sources/${source.sourceId}/stats?from=2026-03-01&to=2026-03-07`,
@@ -209,7 +149,7 @@ describe('GET /marketing_sources/{id}/stats', () => {
 
   it('counts a submission with the same reason twice once for it', async () => {
     const { api, source } = await owner();
-    await submission(h.prisma, source, 'rejected', '2026-05-01T10:00:00.000Z', [
+    await createSubmission(h.prisma, source, 'rejected', '2026-05-01T10:00:00.000Z', [
       { field: 'phone', code: 'invalid' },
       { field: 'phone', code: 'invalid' },
     ]);
@@ -231,7 +171,7 @@ describe('GET /marketing_sources/{id}/stats', () => {
     // (a surrogate pair, 0xD83D…) before U+FFFD, bytewise it comes after (F0 > EF).
     const names = ['\u{1F600}_note', '\uFFFD_note', 'alpha', 'Zeta'];
     for (const at of ['2026-06-01T10:00:00.000Z', '2026-06-02T10:00:00.000Z']) {
-      await submission(
+      await createSubmission(
         h.prisma,
         source,
         'rejected',
@@ -258,11 +198,11 @@ describe('GET /marketing_sources/{id}/stats', () => {
   it('takes date-times: from and to are inclusive instants, days cut in UTC', async () => {
     const { api, source } = await owner();
     const p = h.prisma;
-    await submission(p, source, 'accepted', '2026-04-01T11:59:59.999Z'); // before from
-    await submission(p, source, 'duplicate', '2026-04-01T12:00:00.000Z'); // == from
-    await submission(p, source, 'accepted', '2026-04-03T08:00:00.000Z'); // == to
-    await submission(p, source, 'accepted', '2026-04-03T08:00:00.001Z'); // after to
-    await outcome(p, source, 'callback_requested', '2026-04-02T00:30:00.000Z');
+    await createSubmission(p, source, 'accepted', '2026-04-01T11:59:59.999Z'); // before from
+    await createSubmission(p, source, 'duplicate', '2026-04-01T12:00:00.000Z'); // == from
+    await createSubmission(p, source, 'accepted', '2026-04-03T08:00:00.000Z'); // == to
+    await createSubmission(p, source, 'accepted', '2026-04-03T08:00:00.001Z'); // after to
+    await createOutcome(p, source, 'callback_requested', '2026-04-02T00:30:00.000Z');
 
     // 10:00+02:00 is 08:00Z.
     const query = new URLSearchParams({
@@ -290,10 +230,10 @@ describe('GET /marketing_sources/{id}/stats', () => {
     const now = Date.now();
     const todayStart = now - (now % DAY_MS);
     const firstDay = todayStart - 29 * DAY_MS;
-    await submission(p, source, 'accepted', new Date(now - 1000).toISOString());
-    await submission(p, source, 'duplicate', new Date(firstDay).toISOString());
-    await submission(p, source, 'accepted', new Date(firstDay - 1).toISOString()); // day 31
-    await outcome(p, source, 'qualified', new Date(firstDay + 3_600_000).toISOString());
+    await createSubmission(p, source, 'accepted', new Date(now - 1000).toISOString());
+    await createSubmission(p, source, 'duplicate', new Date(firstDay).toISOString());
+    await createSubmission(p, source, 'accepted', new Date(firstDay - 1).toISOString()); // day 31
+    await createOutcome(p, source, 'qualified', new Date(firstDay + 3_600_000).toISOString());
 
     const res = await api.get(`/api/v1/marketing_sources/${source.sourceId}/stats`);
     expect(res.status).toBe(200);
