@@ -1,0 +1,151 @@
+import { Prisma } from '@leadhook/db';
+import {
+  outcomesByDaySql,
+  rejectionReasonsByDaySql,
+  STATS_JIT_OFF,
+  submissionsByDaySql,
+} from './stats.queries.js';
+import { resolveStatsRange, type StatsRange } from './stats.range.js';
+import { type Harness, startHarness } from './testing/harness.js';
+import type { LeadOwner } from './testing/leads.factory.js';
+import { createOutcome, createStatsOwner, createSubmission } from './testing/stats.factory.js';
+
+let h: Harness;
+let source: LeadOwner;
+let range: StatsRange;
+
+const NOW = new Date('2026-11-23T12:00:00.000Z');
+const DAY_MS = 86_400_000;
+
+beforeAll(async () => {
+  h = await startHarness();
+  const owner = await createStatsOwner(h);
+  source = owner.source;
+  const others = [await owner.newSource(), (await createStatsOwner(h)).source];
+  // 40 days of the source, its account's other source and another account: the
+  // default range is the last 30, so the indexes have rows to skip on every side.
+  for (let i = 0; i < 40; i++) {
+    const at = new Date(NOW.getTime() - i * DAY_MS).toISOString();
+    for (const rowsOf of [source, ...others]) {
+      await createSubmission(h.prisma, rowsOf, i % 5 === 0 ? 'duplicate' : 'accepted', at);
+      if (i % 3 === 0) {
+        const errors = [{ field: 'phone', code: 'invalid' }];
+        await createSubmission(h.prisma, rowsOf, 'rejected', at, errors);
+      }
+      if (i % 4 === 0) await createOutcome(h.prisma, rowsOf, 'qualified', at);
+    }
+  }
+  // Statistics and the visibility map as autovacuum keeps them on a live table:
+  // without the map the planner cannot count on an index-only scan.
+  await h.prisma.$executeRawUnsafe('VACUUM ANALYZE submissions, leads, activities');
+  const resolved = resolveStatsRange({}, NOW);
+  if (!resolved.ok) throw new Error('the default range did not resolve');
+  range = resolved.range;
+});
+afterAll(async () => {
+  await h.close();
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Plans?: PlanNode[];
+}
+interface Scan {
+  table: string;
+  /** The index the table is read by (a bitmap scan's indexes joined by " & "), or null. */
+  index: string | null;
+  node: string;
+  /** What the index is searched for: the range must be in it, not only the source. */
+  cond: string | null;
+}
+
+/** Every table the plan reads, by table name, and how. */
+function scans(node: PlanNode): Scan[] {
+  const children = node.Plans ?? [];
+  const table = node['Relation Name'];
+  if (table === undefined) {
+    return children.flatMap(scans).sort((a, b) => a.table.localeCompare(b.table));
+  }
+  const below = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(below)];
+  const indexNodes =
+    node['Node Type'] === 'Bitmap Heap Scan'
+      ? children.flatMap(below).filter((n) => n['Index Name'] !== undefined)
+      : node['Index Name'] === undefined
+        ? []
+        : [node];
+  const joined = (key: 'Index Name' | 'Index Cond') =>
+    indexNodes.map((n) => n[key] ?? '').join(' & ') || null;
+  return [
+    { table, index: joined('Index Name'), node: node['Node Type'], cond: joined('Index Cond') },
+  ];
+}
+
+/**
+ * The plan of `query` in a transaction like the service's, with sequential scans
+ * priced out. On these few hundred rows a sequential scan is the planner's right
+ * choice, so a plain EXPLAIN would say nothing about the indexes. With
+ * enable_seqscan off the planner takes the cheapest plan without one, which is
+ * the index whenever the index can serve the query: the test asks whether it
+ * can, which is what dropping the index or reshaping the query (a condition the
+ * index cannot search) breaks. The plans chosen with a million submissions are
+ * bench/stats' (bench/RESULTS.md).
+ */
+async function scansOf(query: Prisma.Sql): Promise<Scan[]> {
+  const [, , rows] = await h.prisma.$transaction([
+    h.prisma.$executeRaw(STATS_JIT_OFF),
+    h.prisma.$executeRaw`SET LOCAL enable_seqscan = off`,
+    h.prisma.$queryRaw<{ 'QUERY PLAN': { Plan: PlanNode }[] }[]>(
+      Prisma.sql`EXPLAIN (FORMAT JSON) ${query}`,
+    ),
+  ]);
+  const plan = rows[0]?.['QUERY PLAN'][0]?.Plan;
+  if (!plan) throw new Error('EXPLAIN returned no plan');
+  return scans(plan);
+}
+
+/** An index searched by the source and both bounds of the range, not the source alone. */
+const SOURCE_AND_RANGE =
+  /\(source_id = .*\(created_at >= '[^']+'::timestamp with time zone\) AND \(created_at < /;
+
+// The indexes the header comment of stats.queries.ts names for each query, from
+// migration 20261122203000_stats_indexes and the schema's activities and leads.
+describe('stats queries of the default range: the indexes they can run on', () => {
+  it('by day and result: an index-only scan of submissions (source_id, created_at, result)', async () => {
+    expect(await scansOf(submissionsByDaySql(source.sourceId, range))).toEqual([
+      {
+        table: 'submissions',
+        index: 'submissions_source_id_created_at_result_idx',
+        node: 'Index Only Scan',
+        cond: expect.stringMatching(SOURCE_AND_RANGE),
+      },
+    ]);
+  });
+
+  it('rejection reasons: the partial index of the rejected rows', async () => {
+    expect(await scansOf(rejectionReasonsByDaySql(source.sourceId, range))).toEqual([
+      {
+        table: 'submissions',
+        index: 'submissions_rejected_source_id_created_at_idx',
+        node: expect.any(String),
+        cond: expect.stringMatching(SOURCE_AND_RANGE),
+      },
+    ]);
+  });
+
+  it("outcomes: the account's outcomes by the partial index, each checked in leads (source_id, id)", async () => {
+    expect(await scansOf(outcomesByDaySql(source.accountId, source.sourceId, range))).toEqual([
+      {
+        table: 'activities',
+        index: 'activities_outcome_occurred_idx',
+        node: expect.any(String),
+        cond: expect.stringMatching(
+          /\(account_id = .*\(occurred_at >= '[^']+'::timestamp with time zone\) AND \(occurred_at < /,
+        ),
+      },
+      expect.objectContaining({ table: 'leads', index: 'leads_source_id_id_idx' }),
+    ]);
+  });
+});
