@@ -18,6 +18,12 @@ import type { StatsRange } from './stats.range.js';
  *   activities (account_id, occurred_at) WHERE activity_type = 'outcome', each
  *   checked against the source's leads (leads (source_id, id)). The
  *   `a.account_id` condition is there for that index.
+ * These are the plans of the default 30 days (bench/RESULTS.md, "plans of the
+ * default range"); stats.queries.test.ts fails if a query can no longer use its
+ * index. When the range holds most of the source's rows (a year of a source that
+ * is most of the table) the planner rightly reads everything instead: a sequential
+ * scan of submissions by day and result, and the outcomes as a merge join of
+ * activities_one_outcome_per_lead and leads (source_id, id) in lead order.
  *
  * Bounds are sent as ISO strings cast to timestamptz, so the session TimeZone
  * cannot shift them; days are cut in UTC for the same reason.
