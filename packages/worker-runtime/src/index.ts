@@ -14,4 +14,4 @@ export type {
   WorkerRuntime,
   WorkerRuntimeOptions,
 } from './worker-runtime.js';
-export { createWorkerRuntime, runWorker } from './worker-runtime.js';
+export { createWorkerRuntime, drainTimeoutMs, runWorker } from './worker-runtime.js';

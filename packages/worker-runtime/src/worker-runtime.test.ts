@@ -12,7 +12,12 @@ import {
   createOwner,
   waitFor,
 } from './testing/index.js';
-import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime.js';
+import {
+  createWorkerRuntime,
+  drainTimeoutMs,
+  type WorkerComponent,
+  type WorkerRuntime,
+} from './worker-runtime.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = createLogger({ service: 'test-worker', level: 'silent' });
@@ -33,7 +38,11 @@ afterAll(async () => {
   await db.drop();
 });
 
-async function start(env: Record<string, string> = {}, retentionIntervalMs?: number) {
+async function start(
+  env: Record<string, string> = {},
+  retentionIntervalMs?: number,
+  components: WorkerComponent[] = [],
+) {
   const prefix = `t${randomBytes(5).toString('hex')}`;
   const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, ...env });
   const runtime = createWorkerRuntime({
@@ -42,6 +51,7 @@ async function start(env: Record<string, string> = {}, retentionIntervalMs?: num
     port: 0,
     relayTopics: [],
     logger: silent,
+    components,
     ...(retentionIntervalMs === undefined ? {} : { retentionIntervalMs }),
   });
   running.push(runtime);
@@ -62,6 +72,50 @@ function sample(
   }
   return undefined;
 }
+
+describe('the drain deadline', () => {
+  it.each([
+    [10_000, 8000],
+    [5000, 4000],
+    [60_000, 58_000],
+    [1000, 800],
+  ])('SHUTDOWN_TIMEOUT_MS %i leaves the components %i ms', (shutdownTimeoutMs, drainMs) => {
+    expect(drainTimeoutMs(shutdownTimeoutMs)).toBe(drainMs);
+  });
+
+  it('aborts the signal every component stops with at the deadline, before the process bound', async () => {
+    const seen: Array<{ name: string; abortedAfterMs: number }> = [];
+    let stopStarted = 0;
+    const lingering = (name: string): WorkerComponent => ({
+      name,
+      start: () => {},
+      // A component whose jobs outlast any drain: it stops when told time is up.
+      stop: (drain) =>
+        new Promise((resolve) => {
+          stopStarted ||= Date.now();
+          const done = () => {
+            seen.push({ name, abortedAfterMs: Date.now() - stopStarted });
+            resolve();
+          };
+          if (drain.aborted) done();
+          else drain.addEventListener('abort', done, { once: true });
+        }),
+    });
+    const { runtime } = await start({ SHUTDOWN_TIMEOUT_MS: '1500' }, undefined, [
+      lingering('first'),
+      lingering('second'),
+    ]);
+    const started = Date.now();
+    await runtime.stop();
+    const elapsed = Date.now() - started;
+    // Reverse order, one deadline for both: the second found it passed already.
+    expect(seen.map((s) => s.name)).toEqual(['second', 'first']);
+    expect(seen[0]?.abortedAfterMs).toBeGreaterThanOrEqual(drainTimeoutMs(1500) - 20);
+    expect(seen[1]?.abortedAfterMs).toBeLessThan(drainTimeoutMs(1500) + 100);
+    // The rest of the stop fits in the margin: exit 0, not the process's own timer.
+    expect(elapsed).toBeLessThan(1500);
+  });
+});
 
 describe('worker runtime', () => {
   it('runs the retention job on its timer and counts what it removed', async () => {

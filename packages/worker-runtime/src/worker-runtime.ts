@@ -47,7 +47,24 @@ export interface WorkerContext {
 export interface WorkerComponent {
   readonly name: string;
   start(context: WorkerContext): Promise<void> | void;
-  stop(): Promise<void>;
+  /**
+   * `drain` aborts at the drain deadline (drainTimeoutMs after the stop began,
+   * shared by every component): what is still running then is to be handed back
+   * or left to its lease, so that stop() resolves before the process's bound.
+   */
+  stop(drain: AbortSignal): Promise<void>;
+}
+
+/**
+ * How long a worker's components may take to finish their jobs when the process
+ * stops (the drain deadline), out of SHUTDOWN_TIMEOUT_MS: a fifth of it, at most
+ * 2 s, is kept for what stops after them (relay, retention, HTTP server, the
+ * Redis and PostgreSQL connections) and for the exit. A component that waited
+ * the whole bound would be cut off by the process's own timer (onShutdownSignal:
+ * exit 1), with its jobs neither finished nor handed back.
+ */
+export function drainTimeoutMs(shutdownTimeoutMs: number): number {
+  return shutdownTimeoutMs - Math.min(2000, Math.round(shutdownTimeoutMs / 5));
 }
 
 export interface WorkerRuntimeOptions {
@@ -208,9 +225,16 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
         logger.error({ err, what }, 'error while stopping');
       }
     };
+    const drain = new AbortController();
+    const deadline = setTimeout(
+      () => drain.abort(new Error('drain deadline')),
+      drainTimeoutMs(config.shutdownTimeoutMs),
+    );
+    deadline.unref();
     for (const component of [...started].reverse()) {
-      await attempt(component.name, () => component.stop());
+      await attempt(component.name, () => component.stop(drain.signal));
     }
+    clearTimeout(deadline);
     await attempt('outbox relay', () => relay.stop());
     await attempt('retention', () => retention.stop());
     if (listening) await attempt('http server', () => closeServer(server));

@@ -43,7 +43,7 @@ export interface PlaybookHandle {
 /**
  * The playbook worker's own work as a worker-runtime component: a BullMQ worker
  * on `enrollment`, one on `playbook-step`, and the reconciler. stop() closes the
- * BullMQ workers, which finish their current jobs (or, past the shutdown timeout,
+ * BullMQ workers, which finish their current jobs (or, past the drain deadline,
  * leave them to BullMQ's stalled-job check to hand to another process).
  */
 export function playbookComponent(options: PlaybookComponentOptions = {}): WorkerComponent {
@@ -55,13 +55,11 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
   let reconciler: PeriodicTask | undefined;
   let stopped = false;
   let cancelPending: (() => void) | undefined;
-  let closeTimeoutMs = 10_000;
 
   return {
     name: 'playbook',
     async start(ctx: WorkerContext) {
       const { config, logger, metrics, queues } = ctx;
-      closeTimeoutMs = config.shutdownTimeoutMs;
       // Prisma serves the reconciler and the recorder (tests); the hot path has
       // its own pg pool, so few connections are kept here.
       prisma = createPrisma({ databaseUrl: config.databaseUrl, poolMax: 3 });
@@ -230,29 +228,39 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
         reconcileNow,
       });
     },
-    async stop() {
+    async stop(drain: AbortSignal) {
       stopped = true;
       stopping.abort();
       await reconciler?.stop();
       cancelPending?.();
       // close() finishes the current jobs. With Redis gone it may wait for Redis
-      // forever: past the shutdown timeout the connections are dropped, and the
+      // forever, and a job may outlast the drain (a provider that does not
+      // answer): at the drain deadline the connections are dropped, and the
       // unfinished jobs' locks expire so BullMQ hands them to another process.
-      let closeTimer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all(workers.map((w) => w.close())),
-        new Promise((resolve) => {
-          closeTimer = setTimeout(resolve, closeTimeoutMs);
-          closeTimer.unref();
-        }),
+      const finished = await Promise.race([
+        Promise.all(workers.map((w) => w.close())).then(() => true),
+        aborted(drain).then(() => false),
       ]);
-      clearTimeout(closeTimer);
       workers = [];
       for (const client of clients.splice(0)) client.disconnect();
-      await prisma?.$disconnect();
+      // A step still running holds its pool client in the step's transaction (the
+      // provider is called inside it, step.job.ts), and ending the pool waits for
+      // it: then the process's exit closes that connection instead, PostgreSQL
+      // rolls the claim back, and the step runs again elsewhere with the same
+      // idempotency key, as after a crash.
+      const closing = Promise.all([prisma?.$disconnect(), pool?.end()]);
       prisma = undefined;
-      await pool?.end();
       pool = undefined;
+      if (finished) await closing;
+      else closing.catch(() => {});
     },
   };
+}
+
+/** Resolves when `signal` aborts (at once if it has). */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
