@@ -44,6 +44,10 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
+async function waitForReceived(n: number): Promise<void> {
+  while (received.length < n) await new Promise((r) => setTimeout(r, 5));
+}
+
 const secret = generateSecret();
 const common = {
   body: '{"id":"act_x"}',
@@ -108,6 +112,34 @@ describe('deliver', () => {
     const result = await deliver({ ...common, url: base, timeoutMs: 300 });
     expect(result).toMatchObject({ ok: false, statusCode: null, error: 'timeout after 300 ms' });
     expect(result.durationMs).toBeGreaterThanOrEqual(250);
+  });
+
+  it("rejects with the signal's reason when aborted before an answer (the caller stops)", async () => {
+    handler = () => {
+      // never answers
+    };
+    const controller = new AbortController();
+    const reason = new Error('stopping');
+    const attempt = deliver({ ...common, url: base, timeoutMs: 5000, signal: controller.signal });
+    await waitForReceived(1);
+    const abortedAt = Date.now();
+    controller.abort(reason);
+    await expect(attempt).rejects.toBe(reason);
+    expect(Date.now() - abortedAt).toBeLessThan(1000);
+    // Already aborted: nothing is sent.
+    await expect(deliver({ ...common, url: base, signal: controller.signal })).rejects.toBe(reason);
+    expect(received).toHaveLength(1);
+  });
+
+  it('keeps an answer whose status line came before the abort', async () => {
+    const controller = new AbortController();
+    handler = (_req, res) => {
+      res.writeHead(200);
+      res.write('partial');
+      setTimeout(() => controller.abort(new Error('stopping')), 50);
+    };
+    const result = await deliver({ ...common, url: base, signal: controller.signal });
+    expect(result).toMatchObject({ ok: true, statusCode: 200, responseBody: 'partial' });
   });
 
   it.each([

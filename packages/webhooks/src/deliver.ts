@@ -45,6 +45,13 @@ export interface DeliverOptions {
   now?: () => Date;
   /** Name resolution for the guarded lookup; dns.lookup by default (tests stub it). */
   resolve?: Resolve;
+  /**
+   * Aborts the attempt (the worker is stopping): deliver() then rejects with the
+   * signal's reason instead of reporting a result, since the subscriber did not
+   * get its timeout. Once the status line has arrived the answer counts, whatever
+   * part of its body came.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -134,13 +141,14 @@ function clientFor(allowPrivate: boolean, resolve: Resolve = systemResolve): Got
 /**
  * Sends one signed webhook attempt (Standard Webhooks headers) with got and
  * reports what happened; it never throws for anything the subscriber or the
- * network does. Redirects are not followed (a 3xx is a failure: following one
+ * network does (only for its caller's `signal`). Redirects are not followed (a 3xx is a failure: following one
  * would let a public URL bounce the worker to an internal one, and the
  * subscriber should save its final URL). got's retries are off: the delivery row
  * schedules retries (DESIGN.md "Retries"); only a request that never reached the
  * subscriber is sent again (see post).
  */
 export async function deliver(options: DeliverOptions): Promise<AttemptResult> {
+  options.signal?.throwIfAborted();
   const started = performance.now();
   const now = options.now ?? (() => new Date());
   const finish = (partial: Partial<AttemptResult>): AttemptResult => ({
@@ -181,7 +189,10 @@ export async function deliver(options: DeliverOptions): Promise<AttemptResult> {
   const client = clientFor(options.allowPrivateTargets, options.resolve);
   const deadline = started + options.timeoutMs;
   try {
-    const { response, body } = await post(client, url, options.body, headers, deadline, true);
+    const { response, body } = await post(client, url, options.body, headers, deadline, {
+      resend: true,
+      signal: options.signal,
+    });
     const statusCode = response.statusCode;
     const ok = statusCode >= 200 && statusCode < 300;
     const retryAfterMs =
@@ -200,6 +211,7 @@ export async function deliver(options: DeliverOptions): Promise<AttemptResult> {
           : `unexpected status ${statusCode}`,
     });
   } catch (err) {
+    if (options.signal?.aborted) throw options.signal.reason;
     return finish({ error: describe(err, options.timeoutMs) });
   }
 }
@@ -219,13 +231,14 @@ function post(
   body: string,
   headers: Record<string, string>,
   deadline: number,
-  resend: boolean,
+  { resend, signal }: { resend: boolean; signal: AbortSignal | undefined },
 ): Promise<{ response: PlainResponse; body: string }> {
   return new Promise((resolve, reject) => {
     const stream = client.stream.post(url, {
       body,
       headers,
       timeout: { request: Math.max(1, Math.round(deadline - performance.now())) },
+      ...(signal ? { signal } : {}),
     });
     const chunks: Buffer[] = [];
     let size = 0;
@@ -258,7 +271,7 @@ function post(
       settled = true;
       const code = codeOf(err);
       if (resend && stream.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) {
-        resolve(post(client, url, body, headers, deadline, false));
+        resolve(post(client, url, body, headers, deadline, { resend: false, signal }));
       } else {
         reject(err);
       }
