@@ -451,6 +451,49 @@ describe('the delivery functions', () => {
     expect(await succeed(next.id, false)).toMatchObject({ outcome: 'succeeded', claim: null });
   });
 
+  it('a release hands the lease of its own attempt back, to a claim and to the reconciler, and nothing else', async () => {
+    const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+    const leadId = await h.lead();
+    const a = await activity(leadId, 'started', new Date(Date.now() - 10_000));
+    await fanOut(a);
+    const { id } = await h.prisma.delivery.findUniqueOrThrow({
+      where: { activityId_subscriptionId: { activityId: a, subscriptionId } },
+    });
+    const release = async (attempt: number) => {
+      const { rows } = await pool.query<{ released: boolean }>(
+        'SELECT webhook_release($1, $2, now()) AS released',
+        [id, attempt],
+      );
+      return rows[0]?.released;
+    };
+
+    expect((await claim(id))?.claim).toBe('claimed');
+    // Another attempt's release (one gone stale) leaves the lease alone.
+    expect(await release(1)).toBe(false);
+    expect((await claim(id))?.claim).toBe('busy');
+
+    expect(await release(0)).toBe(true);
+    // The row is as the claim found it: same attempt, due, its chain's head.
+    expect(await row(id)).toMatchObject({
+      status: 'pending',
+      attemptCount: 0,
+      claimedUntil: null,
+      queued: false,
+    });
+    expect(await h.prisma.attempt.count({ where: { deliveryId: id } })).toBe(0);
+    await reconcileOnce(deps(), { horizonMs: 5000 });
+    expect((await inspect.getJob(`delivery-${id}-0`))?.data).toEqual({
+      delivery_id: id,
+      attempt: 0,
+    });
+    expect((await claim(id))?.claim).toBe('claimed');
+
+    // A finished delivery has no lease to give back.
+    expect(await succeed(id, false)).toMatchObject({ outcome: 'succeeded' });
+    expect(await release(0)).toBe(false);
+    expect(await row(id)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
+  });
+
   it('records a batch as each attempt alone: each item answered by its position, chains go on, failures retry', async () => {
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     const [a1, a2] = await chainOf(subscriptionId, 2);
