@@ -44,6 +44,8 @@ export type SkipReason = 'not_found' | 'terminal' | 'stale' | 'not_head' | 'subs
 export type DeliveryJobResult =
   | { kind: 'skipped'; reason: SkipReason }
   | { kind: 'not_due'; dueAt: Date }
+  /** Its own delivery's attempt was interrupted (the worker is stopping): see handBack. */
+  | { kind: 'handed_back'; deliveryId: string; attempt: number }
   | { kind: 'attempted'; attempts: number };
 
 /** One HTTP try and what became of its delivery (for the log). */
@@ -204,7 +206,18 @@ export async function runClaimed(
 
     const attempt = step.attempt_count;
     const attemptedAt = deps.now();
-    const result = await send(deps, step, attemptedAt);
+    const sentAt = Date.now();
+    let result: AttemptResult;
+    try {
+      result = await send(deps, step, attemptedAt);
+    } catch (err) {
+      if (!deps.interrupt.aborted) throw err;
+      await handBack(deps, step, Date.now() - sentAt);
+      // The job's own delivery: the job waits for another worker (the caller).
+      if (own) return { kind: 'handed_back', deliveryId: step.delivery_id, attempt };
+      await enqueueOrLog(deps, step.delivery_id, attempt, null);
+      return { kind: 'attempted', attempts };
+    }
     attempts++;
     deps.metrics.attemptDuration.observe(
       { outcome: attemptOutcome(result) },
@@ -237,6 +250,49 @@ export async function runClaimed(
     if (outcome === 'stale') return { kind: 'attempted', attempts };
     deps.metrics.deliveries.inc({ result: outcome });
     // Succeeded or finally failed: `step` is now the chain's next delivery (or none).
+  }
+}
+
+/**
+ * An attempt still in flight at the drain deadline (the worker is stopping:
+ * drainTimeoutMs, packages/worker-runtime) is aborted (deps.interrupt) and
+ * handed back: webhook_release ends its lease, and the same attempt, with the
+ * same webhook-id, is sent again by a worker that is not stopping, at once (its
+ * job is left in Redis; the reconciler covers a Redis that is away).
+ *
+ * No attempt row is written for it, on purpose. An attempt row is the
+ * subscriber's answer to a try that had its whole WEBHOOK_TIMEOUT_MS, and it
+ * moves the delivery on: it spends an entry of the retry schedule (the last one
+ * fails the delivery), waits the next entry before the retry, and starts the
+ * subscription's 5-day failing clock. An interrupted try had less than its
+ * timeout and has no answer: recording it would charge the subscriber for our
+ * restart, up to failing a delivery it would have taken. Handing back is what a
+ * crash already does (DESIGN.md: the lease lapses and the same attempt runs
+ * again; CONTRACT §3 at-least-once), only without the wait. The subscriber may
+ * get the webhook-id twice, which is what deduplicating on it is for; this log
+ * line is the interrupted try's record. PostgreSQL unreachable: the lease lapses
+ * instead.
+ */
+async function handBack(deps: WebhookDeps, step: Step, durationMs: number): Promise<void> {
+  const fields = {
+    delivery_id: step.delivery_id,
+    attempt: step.attempt_count,
+    subscription_id: step.subscription_id,
+    lead_id: step.lead_id,
+    duration_ms: durationMs,
+  };
+  try {
+    await deps.pool.query('SELECT webhook_release($1, $2, $3)', [
+      step.delivery_id,
+      step.attempt_count,
+      deps.now(),
+    ]);
+    deps.logger.info(fields, 'delivery attempt interrupted (stopping); handed back');
+  } catch (err) {
+    deps.logger.warn(
+      { ...fields, err },
+      'delivery attempt interrupted (stopping); its lease lapses, then it is sent again',
+    );
   }
 }
 
@@ -281,6 +337,7 @@ function send(deps: WebhookDeps, step: Step, now: Date): Promise<AttemptResult> 
     timeoutMs: deps.timeoutMs,
     allowPrivateTargets: deps.allowPrivateTargets,
     now: deps.now,
+    signal: deps.interrupt,
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
   });
 }

@@ -92,6 +92,48 @@ describe('at-least-once delivery', () => {
     expect(sub.received.length).toBe(2);
   }, 120_000);
 
+  it.each([
+    ["from a fan-out's send slot", {}],
+    ['from a delivery job', { sendSlots: 0 }],
+  ])(
+    'a worker stopping mid-attempt to a subscriber that does not answer stops within SHUTDOWN_TIMEOUT_MS and hands the delivery back (%s)',
+    async (_from, sending) => {
+      const prefix = Harness.newPrefix();
+      let answering = false;
+      const sub = await h.subscriber((_req, res) => {
+        if (answering) res.end('ok');
+        // else: never answers, and the attempt's timeout is longer than the stop's bound
+      });
+      const { id: subscriptionId } = await h.subscription({ url: sub.url });
+      // No reconciler rounds: only the hand-back may bring the delivery back in time.
+      const quiet = { reconcileIntervalMs: 600_000 };
+      const env = { WEBHOOK_TIMEOUT_MS: '10000', SHUTDOWN_TIMEOUT_MS: '1500' };
+      const first = await h.startWorker(env, { ...quiet, ...sending }, prefix);
+      const activityId = await recordStarted(first.recorder, await h.lead());
+      await waitFor(() => sub.received.length === 1);
+
+      const started = Date.now();
+      await first.runtime.stop();
+      expect(Date.now() - started).toBeLessThan(1500);
+      // Handed back: no attempt recorded for the interrupted try, the lease ended.
+      const where = { activityId_subscriptionId: { activityId, subscriptionId } };
+      expect(
+        await h.prisma.delivery.findUnique({ where, include: { attempts: true } }),
+      ).toMatchObject({ status: 'pending', attemptCount: 0, claimedUntil: null, attempts: [] });
+
+      answering = true;
+      await h.startWorker(env, quiet, prefix);
+      // At once: its lease (15 s) would still hold it if it had been left to lapse.
+      const delivery = await waitFor(async () => {
+        const d = await h.prisma.delivery.findUnique({ where, include: { attempts: true } });
+        return d?.status === 'succeeded' && d;
+      }, 5000);
+      expect(delivery.attempts.map((a) => [a.statusCode, a.error])).toEqual([[200, null]]);
+      expect(sub.ids()).toEqual([activityId, activityId]);
+    },
+    60_000,
+  );
+
   it('a Redis that forgot every job (fan-out and a scheduled retry) loses nothing', async () => {
     const prefix = Harness.newPrefix();
     let calls = 0;

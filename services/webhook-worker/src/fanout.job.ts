@@ -104,7 +104,11 @@ export async function fanOut(
     const step = stepFromJson(claimed);
     const started = slots?.run(async () => {
       try {
-        await runClaimed(deps, step, onAttempt);
+        const result = await runClaimed(deps, step, onAttempt);
+        // No job holds it: one waits in Redis for a worker that is not stopping.
+        if (result.kind === 'handed_back') {
+          await enqueueOrLog(deps, result.deliveryId, result.attempt, null);
+        }
       } catch (err) {
         // Its lease lapses and the reconciler enqueues it again (at-least-once).
         deps.logger.error(

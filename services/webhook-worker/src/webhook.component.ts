@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import {
   createPool,
   createPrisma,
@@ -86,7 +87,8 @@ const FAN_OUT_BATCHING = { ...BATCH_FAILURES, maxBatchSize: 8, maxInFlight: 2 };
  * The webhook worker's own work: a BullMQ worker on `activity` (fan-out), one on
  * `delivery` (sign, POST, record, retry, advance the chain), and the reconciler.
  * stop() closes the BullMQ workers, which finish their current jobs or leave
- * them to the stalled-job check.
+ * them to the stalled-job check; attempts still in flight at the drain deadline
+ * (a subscriber slower than the drain) are aborted and handed back.
  */
 export function webhookComponent(options: WebhookComponentOptions = {}): WorkerComponent {
   let prisma: PrismaClient | undefined;
@@ -96,12 +98,17 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
   let reconciler: PeriodicTask | undefined;
   let stopped = false;
   let slots: SendSlots | undefined;
+  let interrupt = new AbortController();
 
   return {
     name: 'webhooks',
     start(ctx: WorkerContext) {
       const { config, logger, metrics, queues } = ctx;
       stopped = false;
+      interrupt = new AbortController();
+      // Every attempt in flight listens on it (up to the send slots plus the
+      // delivery jobs at once): no leak to warn about.
+      setMaxListeners(0, interrupt.signal);
       prisma = createPrisma({ databaseUrl: config.databaseUrl });
       const activityConcurrency = options.concurrency ?? 16;
       const deliveryConcurrency = options.concurrency ?? 32;
@@ -130,6 +137,7 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
         now: options.now ?? (() => new Date()),
         random: options.random ?? Math.random,
         stopping: () => stopped,
+        interrupt: interrupt.signal,
         records: new MicroBatcher({
           ...RECORD_BATCHING,
           run: (items) => recordAttempts(deps, items),
@@ -209,11 +217,14 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
               'delivery job skipped',
             );
           }
-          if (result.kind !== 'not_due') return;
+          if (result.kind !== 'not_due' && result.kind !== 'handed_back') return;
           if (token) {
             // Fired before the row's due time (a reconciler that looked ahead) or
-            // while another worker holds its lease: the same job waits, keeping its id.
-            await job.moveToDelayed(result.dueAt.getTime(), token);
+            // while another worker holds its lease: the same job waits, keeping its
+            // id. Handed back (this process is stopping): it is due now, for
+            // another worker.
+            const dueAt = result.kind === 'not_due' ? result.dueAt.getTime() : Date.now();
+            await job.moveToDelayed(dueAt, token);
             throw new DelayedError();
           }
         },
@@ -241,8 +252,13 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       reconciler.start();
       options.onStarted?.({ deps, reconcileNow });
     },
-    async stop() {
+    async stop(drain: AbortSignal) {
       stopped = true;
+      // Attempts still in flight at the drain deadline are aborted and handed back
+      // (delivery.job.ts, handBack), so that the jobs below end in time.
+      const interruptNow = () => interrupt.abort(new Error('the worker is stopping'));
+      if (drain.aborted) interruptNow();
+      else drain.addEventListener('abort', interruptNow, { once: true });
       await reconciler?.stop();
       // With Redis away a worker has no job it could finish, and a plain close()
       // would wait for the connection forever: force it then.
@@ -259,6 +275,7 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       prisma = undefined;
       await pool?.end();
       pool = undefined;
+      drain.removeEventListener('abort', interruptNow);
     },
   };
 }

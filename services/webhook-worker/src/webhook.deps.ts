@@ -31,6 +31,11 @@ export interface WebhookDeps {
   resolve?: Resolve;
   /** True once the process is stopping: jobs then stop going down their chains. */
   stopping: () => boolean;
+  /**
+   * Aborted at the drain deadline of a stop: the attempts still in flight are
+   * interrupted and handed back (delivery.job.ts, handBack).
+   */
+  interrupt: AbortSignal;
   metrics: WebhookMetrics;
   /**
    * Where a fan-out sends the heads it claims itself (fanout.job.ts); absent, every
