@@ -201,9 +201,15 @@ export interface Receipt {
   leadId: string;
 }
 
-/** A subscriber system: answers 204 to every webhook and records it. */
+/**
+ * A subscriber system: answers 204 to every webhook and records it; while
+ * `answering` is false it answers nothing (a subscriber that hangs), and what it
+ * was sent then is kept apart, in `unanswered`, not counted as received.
+ */
 export class Subscriber {
   readonly receipts: Receipt[] = [];
+  readonly unanswered: Receipt[] = [];
+  answering = true;
   private server: Server | undefined;
   port = 0;
 
@@ -218,12 +224,17 @@ export class Subscriber {
           activity_label: string;
           lead_id: string;
         };
-        this.receipts.push({
+        const receipt = {
           webhookId: String(req.headers['webhook-id']),
           id: body.id,
           label: body.activity_label,
           leadId: body.lead_id,
-        });
+        };
+        if (!this.answering) {
+          this.unanswered.push(receipt);
+          return;
+        }
+        this.receipts.push(receipt);
         res.statusCode = 204;
         res.end();
       });

@@ -26,7 +26,7 @@ export class Scenario {
    */
   static async startOnTestDatabase(
     tag: string,
-    options: { redisUrl?: string; workerCopies?: number } = {},
+    options: { redisUrl?: string; workerCopies?: number; env?: Record<string, string> } = {},
   ): Promise<Scenario> {
     ensureBuilt();
     const database = await createTestDatabase();
@@ -36,6 +36,7 @@ export class Scenario {
         redisUrl: options.redisUrl ?? 'redis://127.0.0.1:6379',
         queuePrefix: `e2e-${tag}-${process.pid}-${Date.now()}`,
         workerCopies: options.workerCopies ?? 1,
+        ...(options.env ? { env: options.env } : {}),
       });
       scenario.database = database;
       return scenario;
