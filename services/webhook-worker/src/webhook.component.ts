@@ -1,12 +1,10 @@
 import { setMaxListeners } from 'node:events';
 import {
   createPool,
-  createPrisma,
   isDatabaseUnavailable,
   isTransactionRollback,
   MicroBatcher,
   type Pool,
-  type PrismaClient,
 } from '@leadhook/db';
 import { createWorkerRedis, PeriodicTask } from '@leadhook/queue';
 import type { Resolve } from '@leadhook/webhooks';
@@ -91,7 +89,6 @@ const FAN_OUT_BATCHING = { ...BATCH_FAILURES, maxBatchSize: 8, maxInFlight: 2 };
  * (a subscriber slower than the drain) are aborted and handed back.
  */
 export function webhookComponent(options: WebhookComponentOptions = {}): WorkerComponent {
-  let prisma: PrismaClient | undefined;
   let pool: Pool | undefined;
   let workers: Worker[] = [];
   const clients: Redis[] = [];
@@ -109,7 +106,6 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       // Every attempt in flight listens on it (up to the send slots plus the
       // delivery jobs at once): no leak to warn about.
       setMaxListeners(0, interrupt.signal);
-      prisma = createPrisma({ databaseUrl: config.databaseUrl });
       const activityConcurrency = options.concurrency ?? 16;
       const deliveryConcurrency = options.concurrency ?? 32;
       // Jobs hold a connection only for their one statement at a time (never
@@ -127,7 +123,6 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       slots = new SendSlots(options.sendSlots ?? activityConcurrency * CLAIM_PER_FAN_OUT);
       const deps: WebhookDeps = {
         slots,
-        prisma,
         pool,
         queues,
         logger,
@@ -271,8 +266,6 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       // no send once draining: what it claimed goes to the reconciler.
       await slots?.drain();
       for (const client of clients.splice(0)) client.disconnect();
-      await prisma?.$disconnect();
-      prisma = undefined;
       await pool?.end();
       pool = undefined;
       drain.removeEventListener('abort', interruptNow);

@@ -1,4 +1,4 @@
-import type { MicroBatcher, Pool, PrismaClient } from '@leadhook/db';
+import type { MicroBatcher, Pool } from '@leadhook/db';
 import type { Logger } from '@leadhook/observability';
 import { QUEUES, type QueueSet } from '@leadhook/queue';
 import type { AttemptResult, Resolve } from '@leadhook/webhooks';
@@ -9,7 +9,6 @@ import type { SendSlots } from './send-slots.js';
 
 /** What the webhook worker's jobs use; the component builds it from config. */
 export interface WebhookDeps {
-  prisma: PrismaClient;
   /**
    * The hot path's pool: fan-out and every attempt are one SQL function call
    * each (migration 20261122200000_webhook_hot_path), sent through plain pg
