@@ -211,8 +211,13 @@ export async function runClaimed(
     try {
       result = await send(deps, step, attemptedAt);
     } catch (err) {
-      if (!deps.interrupt.aborted) throw err;
-      await handBack(deps, step, Date.now() - sentAt);
+      // Only the interruption is handed back (deliver() rethrows its reason); any
+      // other error is the job's, as before the drain.
+      if (!deps.interrupt.aborted || err !== deps.interrupt.reason) throw err;
+      const leaseUntil = new Date(
+        Math.max(attemptedAt.getTime(), sentAt) + deps.timeoutMs + LEASE_MARGIN_MS,
+      );
+      await handBack(deps, step, Date.now() - sentAt, leaseUntil);
       // The job's own delivery: the job waits for another worker (the caller).
       if (own) return { kind: 'handed_back', deliveryId: step.delivery_id, attempt };
       await enqueueOrLog(deps, step.delivery_id, attempt, null);
@@ -273,7 +278,12 @@ export async function runClaimed(
  * line is the interrupted try's record. PostgreSQL unreachable: the lease lapses
  * instead.
  */
-async function handBack(deps: WebhookDeps, step: Step, durationMs: number): Promise<void> {
+async function handBack(
+  deps: WebhookDeps,
+  step: Step,
+  durationMs: number,
+  leaseUntil: Date,
+): Promise<void> {
   const fields = {
     delivery_id: step.delivery_id,
     attempt: step.attempt_count,
@@ -282,11 +292,17 @@ async function handBack(deps: WebhookDeps, step: Step, durationMs: number): Prom
     duration_ms: durationMs,
   };
   try {
-    await deps.pool.query('SELECT webhook_release($1, $2, $3)', [
-      step.delivery_id,
-      step.attempt_count,
-      deps.now(),
-    ]);
+    // Within a budget: the drain deadline has passed, and a PostgreSQL that is
+    // slow or away must not hold the exit (the lease then lapses instead).
+    await withinBudget(
+      deps.pool.query('SELECT webhook_release($1, $2, $3, $4)', [
+        step.delivery_id,
+        step.attempt_count,
+        deps.now(),
+        leaseUntil,
+      ]),
+      HAND_BACK_BUDGET_MS,
+    );
     deps.logger.info(fields, 'delivery attempt interrupted (stopping); handed back');
   } catch (err) {
     deps.logger.warn(
@@ -294,6 +310,17 @@ async function handBack(deps: WebhookDeps, step: Step, durationMs: number): Prom
       'delivery attempt interrupted (stopping); its lease lapses, then it is sent again',
     );
   }
+}
+
+/** How long a hand-back waits for PostgreSQL: well inside the drain's reserve (worker-runtime drainTimeoutMs). */
+const HAND_BACK_BUDGET_MS = 300;
+
+function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 /** Signs and sends a claimed delivery (the HTTP try happens outside any transaction). */

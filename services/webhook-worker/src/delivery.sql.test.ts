@@ -459,9 +459,10 @@ describe('the delivery functions', () => {
     const { id } = await h.prisma.delivery.findUniqueOrThrow({
       where: { activityId_subscriptionId: { activityId: a, subscriptionId } },
     });
-    const release = async (attempt: number) => {
+    // The releasing worker's claim leased until at most a minute and a second from now.
+    const release = async (attempt: number, leaseUntil = "now() + interval '61 seconds'") => {
       const { rows } = await pool.query<{ released: boolean }>(
-        'SELECT webhook_release($1, $2, now()) AS released',
+        `SELECT webhook_release($1, $2, now(), ${leaseUntil}) AS released`,
         [id, attempt],
       );
       return rows[0]?.released;
@@ -470,6 +471,10 @@ describe('the delivery functions', () => {
     expect((await claim(id))?.claim).toBe('claimed');
     // Another attempt's release (one gone stale) leaves the lease alone.
     expect(await release(1)).toBe(false);
+    expect((await claim(id))?.claim).toBe('busy');
+    // So does a release by a worker whose own lease ended before this one began
+    // (it stalled; another worker claimed the same attempt after the lapse).
+    expect(await release(0, "now() + interval '30 seconds'")).toBe(false);
     expect((await claim(id))?.claim).toBe('busy');
 
     expect(await release(0)).toBe(true);
