@@ -215,6 +215,8 @@ function intakePath(intakeBaseUrl: string) {
         description: "The source's redirect_url, with ?error=<code> when rejected.",
         schema: { type: 'string', format: 'uri' },
       },
+      // A replayed form submission answers its redirect again.
+      ...IDEMPOTENT_REPLAYED,
     },
   };
   // Not a case of CONTRACT §1's table, but an answer a seller can get.

@@ -451,6 +451,33 @@ describe('the delivery functions', () => {
     expect(await succeed(next.id, false)).toMatchObject({ outcome: 'succeeded', claim: null });
   });
 
+  it('keeps the hot path functions’ settings (re-creating a function resets them)', async () => {
+    // Without enable_seqscan = off, a generic plan of a small table (a new
+    // deployment's) scans it whole; migrations that replace these functions must
+    // set it again.
+    const { rows } = await pool.query<{ fn: string; config: string[] | null }>(
+      `SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' AS fn,
+              p.proconfig AS config
+         FROM pg_proc p
+        WHERE p.proname IN ('webhook_chain_head', 'webhook_claim', 'webhook_fan_out',
+                            'webhook_fan_out_claims', 'webhook_record_attempt',
+                            'webhook_record_attempts')
+        ORDER BY p.proname`,
+    );
+    expect(
+      Object.fromEntries(rows.map((r) => [r.fn.slice(0, r.fn.indexOf('(')), r.config])),
+    ).toEqual({
+      webhook_chain_head: ['enable_seqscan=off'],
+      webhook_claim: ['enable_seqscan=off'],
+      webhook_fan_out: ['plan_cache_mode=force_generic_plan', 'enable_seqscan=off'],
+      webhook_fan_out_claims: ['enable_seqscan=off'],
+      webhook_record_attempt: ['enable_seqscan=off'],
+      webhook_record_attempts: ['enable_seqscan=off'],
+    });
+    // One of each: no stale overload left behind by a signature change.
+    expect(rows).toHaveLength(6);
+  });
+
   it('a release hands the lease of its own attempt back, to a claim and to the reconciler, and nothing else', async () => {
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     const leadId = await h.lead();

@@ -161,20 +161,27 @@ export async function createHarness(harnessOptions: HarnessOptions = {}): Promis
     makeSource,
     buildApp,
     async close() {
-      await queues
-        .get('enrollment')
-        .obliterate({ force: true })
-        .catch(() => {});
-      await queues.close();
-      redis.disconnect();
-      await prisma.$disconnect();
-      await pool.end();
-      await db.drop();
-      if (undocumented.length > 0) {
-        throw new Error(
-          `Intake answers that do not match the OpenAPI document:\n- ${undocumented.join('\n- ')}`,
-        );
+      // The check's verdict is reported even when a cleanup step fails.
+      const verdict =
+        undocumented.length > 0
+          ? new Error(
+              `Intake answers that do not match the OpenAPI document:\n- ${undocumented.join('\n- ')}`,
+            )
+          : undefined;
+      try {
+        await queues
+          .get('enrollment')
+          .obliterate({ force: true })
+          .catch(() => {});
+        await queues.close();
+        redis.disconnect();
+        await prisma.$disconnect();
+        await pool.end();
+        await db.drop();
+      } catch (err) {
+        throw verdict ?? err;
       }
+      if (verdict) throw verdict;
     },
   };
 }
