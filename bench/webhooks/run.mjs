@@ -383,6 +383,9 @@ try {
     perSecond.set(s, (perSecond.get(s) ?? 0) + 1);
   }
   const peak = Math.max(0, ...perSecond.values());
+  // The run's shape: receipts in each second from the commit (ramp, steady, tail).
+  const timeline = Array.from({ length: Math.ceil(wallSeconds) }, () => 0);
+  for (const t of receiptTimes) timeline[Math.floor((t - committedAt) / 1000)]++;
   const [checks] = await sql(
     dbUrl,
     `SELECT
@@ -463,6 +466,7 @@ Setup: one webhook-worker process (default concurrency: 16 fan-out jobs, 32 deli
 | figure | value |
 |---|---|
 | **deliveries per second** (commit of the activities → last receipt) | **${rate.toFixed(0)}/s** (${first.size} distinct deliveries received in ${wallSeconds.toFixed(1)} s); first to last receipt ${busySeconds.toFixed(1)} s (${(first.size / busySeconds).toFixed(0)}/s); busiest second ${peak} |
+| receipts in each second from the commit | ${timeline.join(', ')} |
 | activity created → received p50 / p99 / max | ${ms(percentile(latencies, 0.5))} / ${ms(percentile(latencies, 0.99))} / ${ms(latencies.at(-1) ?? Number.NaN)} (n = ${latencies.length}) |
 | deliveries succeeded / failed / rows | ${checks.succeeded} / ${checks.failed} / ${checks.deliveries} (expected ${expected}) |
 | attempt rows recorded (204 answers) | ${checks.attempts} (${checks.attempts_204}); deliveries with more than one attempt: ${checks.attempted_twice} |
