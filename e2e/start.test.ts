@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { ensureBuilt, freePort, ROOT, waitForAllChecks } from './support.js';
+import { ensureBuilt, freePorts, portSettings, ROOT, waitForAllChecks } from './support.js';
 
 /**
  * `pnpm start` for real: the built supervisor runs the four built services, each
@@ -20,6 +20,19 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/** Free ports for the four processes, and the environment they are started with. */
+async function startEnv(queuePrefix: string) {
+  const ports = await freePorts();
+  const env = {
+    ...process.env,
+    DATABASE_URL: db.url,
+    QUEUE_PREFIX: `${queuePrefix}-${process.pid}`,
+    LOG_LEVEL: 'info',
+    ...portSettings(ports),
+  };
+  return { ports, env };
+}
+
 describe('pnpm start (the built supervisor)', () => {
   let supervisor: ChildProcess | undefined;
   afterEach(() => {
@@ -27,22 +40,11 @@ describe('pnpm start (the built supervisor)', () => {
   });
 
   it('runs the four processes, each healthy and ready, and stops them all on SIGTERM', async () => {
-    const ports = {
-      INTAKE_PORT: await freePort(),
-      API_PORT: await freePort(),
-      PLAYBOOK_WORKER_PORT: await freePort(),
-      WEBHOOK_WORKER_PORT: await freePort(),
-    };
+    const { ports, env } = await startEnv('test-start');
     let output = '';
     supervisor = spawn(process.execPath, [join(ROOT, 'scripts', 'dist', 'start.js')], {
       cwd: ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: db.url,
-        QUEUE_PREFIX: `test-start-${process.pid}`,
-        LOG_LEVEL: 'info',
-        ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
-      },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     supervisor.stdout?.on('data', (chunk: Buffer) => {
@@ -89,22 +91,11 @@ describe('pnpm start (the command, through pnpm)', () => {
     // pnpm exits on SIGTERM without passing it on to the script it runs, as a
     // service manager or `kill <pid of pnpm>` would leave it; the supervisor then
     // finds its parent gone and stops (scripts/src/supervisor.ts).
-    const ports = {
-      INTAKE_PORT: await freePort(),
-      API_PORT: await freePort(),
-      PLAYBOOK_WORKER_PORT: await freePort(),
-      WEBHOOK_WORKER_PORT: await freePort(),
-    };
+    const { ports, env } = await startEnv('test-pnpm-start');
     let output = '';
     const pnpm = spawn('pnpm', ['start'], {
       cwd: ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: db.url,
-        QUEUE_PREFIX: `test-pnpm-start-${process.pid}`,
-        LOG_LEVEL: 'info',
-        ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
-      },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

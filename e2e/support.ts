@@ -111,6 +111,21 @@ export interface Service {
   exited: Promise<number | null>;
 }
 
+/** A free port for each of the four processes. */
+export async function freePorts(): Promise<Ports> {
+  return {
+    INTAKE_PORT: await freePort(),
+    API_PORT: await freePort(),
+    PLAYBOOK_WORKER_PORT: await freePort(),
+    WEBHOOK_WORKER_PORT: await freePort(),
+  };
+}
+
+/** The port settings, as environment variables. */
+export function portSettings(ports: Ports): Record<string, string> {
+  return Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)]));
+}
+
 /** Output kept per process by default: the tail is what explains a failure. */
 const OUTPUT_LIMIT = 256 * 1024;
 
@@ -154,18 +169,13 @@ export async function startService(
   ports?: Ports,
   options: { keepAllOutput?: boolean } = {},
 ): Promise<Service> {
-  const chosen: Ports = ports ?? {
-    INTAKE_PORT: await freePort(),
-    API_PORT: await freePort(),
-    PLAYBOOK_WORKER_PORT: await freePort(),
-    WEBHOOK_WORKER_PORT: await freePort(),
-  };
+  const chosen: Ports = ports ?? (await freePorts());
   const { child, output } = spawnCaptured(
     join(ROOT, 'scripts', 'dist', 'start.js'),
     {
       LOG_LEVEL: 'info',
       PUBLIC_BASE_URL: `http://127.0.0.1:${chosen.INTAKE_PORT}`,
-      ...Object.fromEntries(Object.entries(chosen).map(([k, v]) => [k, String(v)])),
+      ...portSettings(chosen),
       ...env,
     },
     options.keepAllOutput ? Number.POSITIVE_INFINITY : OUTPUT_LIMIT,
