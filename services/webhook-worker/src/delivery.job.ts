@@ -262,8 +262,9 @@ export async function runClaimed(
  * An attempt still in flight at the drain deadline (the worker is stopping:
  * drainTimeoutMs, packages/worker-runtime) is aborted (deps.interrupt) and
  * handed back: webhook_release ends its lease, and the same attempt, with the
- * same webhook-id, is sent again by a worker that is not stopping, at once (its
- * job is left in Redis; the reconciler covers a Redis that is away).
+ * same webhook-id, is sent again by a worker that is not stopping, at once (a
+ * job waits in Redis for it: the delivery job's own, or a new one for a delivery
+ * a fan-out claimed; the reconciler covers a Redis that is away).
  *
  * No attempt row is written for it, on purpose. An attempt row is the
  * subscriber's answer to a try that had its whole WEBHOOK_TIMEOUT_MS, and it
@@ -291,9 +292,30 @@ async function handBack(
     lead_id: step.lead_id,
     duration_ms: durationMs,
   };
+  const failure = await releaseLease(deps, step, leaseUntil);
+  if (failure === undefined) {
+    deps.logger.info(fields, 'delivery attempt interrupted (stopping); handed back');
+  } else {
+    deps.logger.warn(
+      { ...fields, err: failure },
+      'delivery attempt interrupted (stopping); its lease lapses, then it is sent again',
+    );
+  }
+}
+
+/**
+ * Ends this worker's lease of a claimed delivery that it will not send
+ * (webhook_release: its own lease only, one ending by `leaseUntil`), so another
+ * worker sends it at once. Within a budget: the worker is stopping, and a
+ * PostgreSQL that is slow or away must not hold the exit (the lease then
+ * lapses instead). Resolves with the failure, if any; never rejects.
+ */
+export async function releaseLease(
+  deps: WebhookDeps,
+  step: Step,
+  leaseUntil: Date,
+): Promise<unknown> {
   try {
-    // Within a budget: the drain deadline has passed, and a PostgreSQL that is
-    // slow or away must not hold the exit (the lease then lapses instead).
     await withinBudget(
       deps.pool.query('SELECT webhook_release($1, $2, $3, $4)', [
         step.delivery_id,
@@ -303,12 +325,9 @@ async function handBack(
       ]),
       HAND_BACK_BUDGET_MS,
     );
-    deps.logger.info(fields, 'delivery attempt interrupted (stopping); handed back');
+    return undefined;
   } catch (err) {
-    deps.logger.warn(
-      { ...fields, err },
-      'delivery attempt interrupted (stopping); its lease lapses, then it is sent again',
-    );
+    return err;
   }
 }
 

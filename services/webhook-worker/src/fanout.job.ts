@@ -3,6 +3,7 @@ import {
   type AttemptReport,
   LEASE_MARGIN_MS,
   logAttempt,
+  releaseLease,
   runClaimed,
   stepFromJson,
 } from './delivery.job.js';
@@ -118,10 +119,26 @@ export async function fanOut(
       }
     });
     if (!started) {
-      deps.logger.info(
-        { delivery_id: step.delivery_id },
-        'stopping: delivery left to the reconciler once its lease lapses',
+      // Stopping: its lease (from the claim, just now) is handed back and a job
+      // waits in Redis for a worker that is not stopping, as for an interrupted
+      // attempt; failing that, the reconciler sends it once the lease lapses.
+      const failure = await releaseLease(
+        deps,
+        step,
+        new Date(Date.now() + deps.timeoutMs + LEASE_MARGIN_MS),
       );
+      if (failure === undefined) {
+        await enqueueOrLog(deps, step.delivery_id, step.attempt_count, null);
+        deps.logger.info(
+          { delivery_id: step.delivery_id },
+          'stopping: claimed delivery handed back unsent',
+        );
+      } else {
+        deps.logger.info(
+          { delivery_id: step.delivery_id, err: failure },
+          'stopping: delivery left to the reconciler once its lease lapses',
+        );
+      }
     }
   }
 
