@@ -75,6 +75,14 @@ const stepCount = Number(args.steps);
 const connections = Number(args.connections);
 const TARGET_P50_MS = 100;
 const TARGET_P99_MS = 500;
+/**
+ * The memory bound (issue 6): after MEMORY_LEADS leads and their webhooks, and 30 s
+ * idle, each process's resident set is at most this far above its size at start
+ * (ready, idle). Warm pools, JIT code and V8's grown heap account for 20-90 MiB in
+ * the runs of bench/RESULTS.md; a leak of 1.5 KiB per lead would add 146 MiB over
+ * 100,000 leads and cross it.
+ */
+const MEMORY_BOUND_MIB = 128;
 const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const dbName = `leadhook_bench_e2e_${randomBytes(3).toString('hex')}`;
@@ -94,6 +102,14 @@ function percentile(sorted, p) {
 }
 
 /** Resident set size of a process in MiB (VmRSS), or NaN when it is gone. */
+/** Each process's growth from `start` to `end` (MiB), and whether all stay within the bound. */
+function memoryVerdict(start, end) {
+  const delta = (v) => (Number.isNaN(v) ? 'gone' : `${v >= 0 ? '+' : ''}${v.toFixed(0)}`);
+  const growth = SERVICES.map((n) => `${n} ${delta(end[n] - start[n])}`).join(', ');
+  const within = SERVICES.every((n) => end[n] - start[n] <= MEMORY_BOUND_MIB);
+  return `${within ? 'met' : '**not met**'} (${growth})`;
+}
+
 function rssMiB(pid) {
   try {
     const line = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -431,6 +447,7 @@ try {
     `| phase 2 CPU per lead (ms): ${[...SERVICES, 'postgres', 'redis'].join(' / ')} | ${cpuRow(before2, after2, Math.max(1, accepted2.length))} |`,
     `| in PostgreSQL at the end | leads ${db.leads}, enrollments ${db.enrollments}, activities ${db.activities}, deliveries ${db.deliveries} (succeeded ${db.succeeded}), attempts ${db.attempts} |`,
     `| subscriber received | ${received.receipts} requests, ${received.ids} distinct webhook-ids |`,
+    `| memory bound: each process at most ${MEMORY_BOUND_MIB} MiB above its start after the run and 30 s idle | ${memoryVerdict(rssSamples[0], rssSamples.at(-1))} |`,
     '',
     `Resident memory (VmRSS, MiB):`,
     '',
