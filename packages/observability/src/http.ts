@@ -3,6 +3,7 @@ import express, { type RequestHandler, type Router } from 'express';
 import type { Registry } from 'prom-client';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
+import { withTimeout } from './timeout.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -109,19 +110,11 @@ export interface HealthOptions {
 const CHECK_TIMEOUT_MS = 2000;
 
 async function runCheck(check: ReadinessCheck): Promise<'ok' | 'unavailable'> {
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      check(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
-      }),
-    ]);
+    await withTimeout(check(), CHECK_TIMEOUT_MS, () => new Error('timeout'));
     return 'ok';
   } catch {
     return 'unavailable';
-  } finally {
-    clearTimeout(timer);
   }
 }
 

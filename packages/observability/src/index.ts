@@ -5,3 +5,4 @@ export type { Logger, LoggerConfig } from './logger.js';
 export { createLogger, REDACT_PATHS } from './logger.js';
 export type { Metrics } from './metrics.js';
 export { createMetrics } from './metrics.js';
+export { withTimeout } from './timeout.js';

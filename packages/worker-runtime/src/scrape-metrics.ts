@@ -1,4 +1,5 @@
 import type { Pool } from '@leadhook/db';
+import { withTimeout } from '@leadhook/observability';
 import { oldestOpenOutboxAgeSeconds, QUEUES, type QueueSet, type Topic } from '@leadhook/queue';
 import { Gauge, type Registry } from 'prom-client';
 
@@ -24,7 +25,7 @@ export function registerOutboxLagGauge(registry: Registry, pool: Pool): void {
     registers: [registry],
     async collect() {
       try {
-        this.set(await withTimeout(oldestOpenOutboxAgeSeconds(pool)));
+        this.set(await withScrapeTimeout(oldestOpenOutboxAgeSeconds(pool)));
       } catch {
         this.set(Number.NaN);
       }
@@ -48,7 +49,7 @@ export function registerOldestDueStepGauge(registry: Registry, pool: Pool): void
     registers: [registry],
     async collect() {
       try {
-        const { rows } = await withTimeout(
+        const { rows } = await withScrapeTimeout(
           pool.query<{ late: number }>(
             `SELECT coalesce(extract(epoch FROM now() - min(next_run_at)), 0)::float8 AS late
                FROM enrollments
@@ -66,18 +67,8 @@ export function registerOldestDueStepGauge(registry: Registry, pool: Pool): void
 /** The BullMQ states an operator watches: backlog, scheduled retries, in flight, dead. */
 export const QUEUE_STATES = ['waiting', 'delayed', 'active', 'failed'] as const;
 
-async function withTimeout<T>(work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('scrape timed out')), SCRAPE_TIMEOUT_MS);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+function withScrapeTimeout<T>(work: Promise<T>): Promise<T> {
+  return withTimeout(work, SCRAPE_TIMEOUT_MS, () => new Error('scrape timed out'));
 }
 
 /**
@@ -100,7 +91,7 @@ export function registerQueueDepthGauge(registry: Registry, queues: QueueSet): v
           try {
             // Disconnected: say so at once (BullMQ would wait for the connection).
             if (queues.redis.status !== 'ready') throw new Error(`redis is ${queues.redis.status}`);
-            counts = await withTimeout(queues.get(topic).getJobCounts(...QUEUE_STATES));
+            counts = await withScrapeTimeout(queues.get(topic).getJobCounts(...QUEUE_STATES));
           } catch {
             counts = undefined;
           }
@@ -135,7 +126,7 @@ export function registerDisabledSubscriptionsGauge(registry: Registry, pool: Poo
     async collect() {
       let counts: Map<string, number> | undefined;
       try {
-        const { rows } = await withTimeout(
+        const { rows } = await withScrapeTimeout(
           pool.query<{ reason: string; count: number }>(
             `SELECT CASE WHEN disabled_reason = 'manual' THEN 'manual'
                          WHEN disabled_reason LIKE '%410 Gone%' THEN 'gone'
