@@ -102,8 +102,9 @@ const clients = new WeakMap<Resolve, Map<boolean, Got>>();
  * spreads them (four keys, all undefined) at the head of the ~35-key object it
  * hands to node:http, and V8 then builds that object and every copy node makes
  * of it in its slow dictionary form: 60–90 µs of CPU per request, a fifth of
- * what an attempt costs the worker (bench/RESULTS.md, "got's cacheOptions"). got merges an extend's
- * cacheOptions into its defaults' keys, so only a hook can set them to `{}`.
+ * what an attempt costs the worker (bench/RESULTS.md, "got's cacheOptions").
+ * got merges an extend's cacheOptions into its defaults' keys, so only a hook
+ * can set them to `{}`.
  */
 const withoutCacheOptions: BeforeRequestHook = (request) => {
   request.cacheOptions = {};
@@ -141,9 +142,9 @@ function clientFor(allowPrivate: boolean, resolve: Resolve = systemResolve): Got
 /**
  * Sends one signed webhook attempt (Standard Webhooks headers) with got and
  * reports what happened; it never throws for anything the subscriber or the
- * network does (only for its caller's `signal`). Redirects are not followed (a 3xx is a failure: following one
- * would let a public URL bounce the worker to an internal one, and the
- * subscriber should save its final URL). got's retries are off: the delivery row
+ * network does (only for its caller's `signal`). Redirects are not followed (a
+ * 3xx is a failure: following one would let a public URL bounce the worker to an
+ * internal one, and the subscriber should save its final URL). got's retries are off: the delivery row
  * schedules retries (DESIGN.md "Retries"); only a request that never reached the
  * subscriber is sent again (see post).
  */

@@ -1,5 +1,5 @@
 import { newId } from '@leadhook/db';
-import type { Logger } from '@leadhook/observability';
+import { type Logger, withTimeout } from '@leadhook/observability';
 import { type AttemptResult, deliver, payloadOf } from '@leadhook/webhooks';
 import { answersByItem } from './batch-answers.js';
 import { attemptOutcome, enqueueOrLog, jittered, type WebhookDeps } from './webhook.deps.js';
@@ -35,7 +35,12 @@ const MAX_RETRY_AFTER_MS = DISABLE_AFTER_FAILING_MS;
 export const CHAIN_RUN_LIMIT = 20;
 export const CHAIN_RUN_MS = 10_000;
 /** The lease on a delivery being tried: the attempt's timeout plus time to record it. */
-export const LEASE_MARGIN_MS = 5000;
+const LEASE_MARGIN_MS = 5000;
+
+/** How long a claim leases a delivery for (every claim asks for this). */
+export function leaseMs(deps: Pick<WebhookDeps, 'timeoutMs'>): number {
+  return deps.timeoutMs + LEASE_MARGIN_MS;
+}
 
 export type DeliveryOutcome = 'succeeded' | 'retry' | 'failed' | 'disabled';
 
@@ -130,7 +135,7 @@ async function claim(deps: WebhookDeps, deliveryId: string, attempt: number): Pr
     deliveryId,
     attempt,
     deps.now(),
-    deps.timeoutMs + LEASE_MARGIN_MS,
+    leaseMs(deps),
   ]);
   const step = rows[0];
   if (!step) throw new Error('webhook_claim returned no row');
@@ -214,9 +219,7 @@ export async function runClaimed(
       // Only the interruption is handed back (deliver() rethrows its reason); any
       // other error is the job's, as before the drain.
       if (!deps.interrupt.aborted || err !== deps.interrupt.reason) throw err;
-      const leaseUntil = new Date(
-        Math.max(attemptedAt.getTime(), sentAt) + deps.timeoutMs + LEASE_MARGIN_MS,
-      );
+      const leaseUntil = new Date(Math.max(attemptedAt.getTime(), sentAt) + leaseMs(deps));
       await handBack(deps, step, Date.now() - sentAt, leaseUntil);
       // The job's own delivery: the job waits for another worker (the caller).
       if (own) return { kind: 'handed_back', deliveryId: step.delivery_id, attempt };
@@ -316,7 +319,7 @@ export async function releaseLease(
   leaseUntil: Date,
 ): Promise<unknown> {
   try {
-    await withinBudget(
+    await withTimeout(
       deps.pool.query('SELECT webhook_release($1, $2, $3, $4)', [
         step.delivery_id,
         step.attempt_count,
@@ -324,6 +327,7 @@ export async function releaseLease(
         leaseUntil,
       ]),
       HAND_BACK_BUDGET_MS,
+      () => new Error(`no answer within ${HAND_BACK_BUDGET_MS} ms`),
     );
     return undefined;
   } catch (err) {
@@ -333,14 +337,6 @@ export async function releaseLease(
 
 /** How long a hand-back waits for PostgreSQL: well inside the drain's reserve (worker-runtime drainTimeoutMs). */
 const HAND_BACK_BUDGET_MS = 300;
-
-function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
 
 /** Signs and sends a claimed delivery (the HTTP try happens outside any transaction). */
 function send(deps: WebhookDeps, step: Step, now: Date): Promise<AttemptResult> {
@@ -419,7 +415,7 @@ export async function recordAttempts(
 ): Promise<Step[]> {
   const { rows } = await deps.pool.query<Step & { item: number }>(
     'SELECT r.item, (r.step).* FROM webhook_record_attempts($1, $2, $3, $4) r',
-    [JSON.stringify(items), deps.now(), DISABLE_AFTER_FAILING_MS, deps.timeoutMs + LEASE_MARGIN_MS],
+    [JSON.stringify(items), deps.now(), DISABLE_AFTER_FAILING_MS, leaseMs(deps)],
   );
   return answersByItem<Step>(rows, items.length, 'webhook_record_attempts');
 }

@@ -1,7 +1,7 @@
 import { answersByItem } from './batch-answers.js';
 import {
   type AttemptReport,
-  LEASE_MARGIN_MS,
+  leaseMs,
   logAttempt,
   releaseLease,
   runClaimed,
@@ -58,7 +58,7 @@ export async function fanOutMany(
 ): Promise<FanOutRow[]> {
   const { rows } = await deps.pool.query<{ item: number; result: FanOutRow }>(
     'SELECT r.item, r.result FROM webhook_fan_out_claims($1, $2, $3) r',
-    [JSON.stringify(items), deps.now(), deps.timeoutMs + LEASE_MARGIN_MS],
+    [JSON.stringify(items), deps.now(), leaseMs(deps)],
   );
   return answersByItem<{ result: FanOutRow }>(rows, items.length, 'webhook_fan_out_claims').map(
     (answer) => answer.result,
@@ -122,11 +122,7 @@ export async function fanOut(
       // Stopping: its lease (from the claim, just now) is handed back and a job
       // waits in Redis for a worker that is not stopping, as for an interrupted
       // attempt; failing that, the reconciler sends it once the lease lapses.
-      const failure = await releaseLease(
-        deps,
-        step,
-        new Date(Date.now() + deps.timeoutMs + LEASE_MARGIN_MS),
-      );
+      const failure = await releaseLease(deps, step, new Date(Date.now() + leaseMs(deps)));
       if (failure === undefined) {
         await enqueueOrLog(deps, step.delivery_id, step.attempt_count, null);
         deps.logger.info(
