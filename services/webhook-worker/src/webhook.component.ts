@@ -27,15 +27,23 @@ export interface WebhookComponentOptions {
   /** How often the reconciler looks for due chain heads (ms). Default 5000. */
   reconcileIntervalMs?: number;
   /**
-   * Jobs each BullMQ worker runs at once (both queues). Default: 16 fan-outs and
+   * Jobs each BullMQ worker runs at once (both queues). Default: 48 fan-outs and
    * 32 delivery jobs (each one goes on down its chain, so 32 chains are sent
    * to at once; a subscriber gets at most one request per lead at a time).
+   *
+   * Fan-out jobs spend most of their time outside their batch's transaction
+   * (BullMQ's fetch and finish of the job, the enqueue of its heads): with 16 of
+   * them, batches (FAN_OUT_BATCHING) averaged 4.4 activities and the fan-outs,
+   * not the sends, paced bench/webhooks (deliveries created minus succeeded
+   * stayed at ~350 all run). With 48 they fill to 8, a lead's activities are
+   * fanned out in ~2 statements instead of ~3, and PostgreSQL's CPU per delivery
+   * fell by a sixth (bench/RESULTS.md, seventh session).
    */
   concurrency?: number;
   /**
    * Deliveries the fan-outs may claim and send themselves at once, beside the
    * delivery jobs (fanout.job.ts). Default: enough for every fan-out job running
-   * at once to hold its reservation (16 × 4 = 64); 0 sends every head through the
+   * at once to hold its reservation (48 × 4 = 192); 0 sends every head through the
    * delivery queue.
    */
   sendSlots?: number;
@@ -106,7 +114,7 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       // Every attempt in flight listens on it (up to the send slots plus the
       // delivery jobs at once): no leak to warn about.
       setMaxListeners(0, interrupt.signal);
-      const activityConcurrency = options.concurrency ?? 16;
+      const activityConcurrency = options.concurrency ?? 48;
       const deliveryConcurrency = options.concurrency ?? 32;
       // Jobs hold a connection only for their one statement at a time (never
       // across an HTTP attempt), so fewer connections than jobs serve them; the
