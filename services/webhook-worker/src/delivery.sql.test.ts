@@ -2,6 +2,7 @@ import { createPool, isId, newId, type Pool } from '@leadhook/db';
 import { QueueSet } from '@leadhook/queue';
 import { Queue } from 'bullmq';
 import pg from 'pg';
+import type { FanOutRow } from './fanout.job.js';
 import { reconcileOnce } from './reconciler.js';
 import { forgetRedis, Harness, REDIS_URL, waitFor } from './testing/harness.js';
 
@@ -187,6 +188,61 @@ async function chainOf(subscriptionId: string, n: number): Promise<string[]> {
   return chain.map((d) => d.id);
 }
 
+/**
+ * A new lead's 8 activities fanned out and its chain walked to the end from
+ * `client`, as the worker does: webhook_fan_out_claims one activity at a time
+ * (the first claims the chain's head), then webhook_record_attempts with a 204
+ * for each claimed delivery, which claims the next. Returns the deliveries
+ * recorded.
+ */
+async function fanOutAndWalk(client: pg.Client): Promise<number> {
+  const leadId = await h.lead();
+  const t = Date.now() - 60_000;
+  const ids: string[] = [];
+  for (let i = 0; i < 8; i++) ids.push(await activity(leadId, 'message_sent', new Date(t + i)));
+  const claimed: { delivery_id: string; attempt_count: number }[] = [];
+  for (const id of ids) {
+    const { rows } = await client.query<{ result: FanOutRow }>(
+      'SELECT r.result FROM webhook_fan_out_claims($1, now(), 60000) r',
+      [JSON.stringify([{ activity_id: id, first_delay_ms: 0, claim: 4 }])],
+    );
+    claimed.push(...((rows[0]?.result.claimed ?? []) as typeof claimed));
+  }
+  let recorded = 0;
+  for (let step = claimed.shift(); step; step = claimed.shift()) {
+    const [answer] = await recordBatch(
+      [{ delivery_id: step.delivery_id, attempt: step.attempt_count }],
+      client,
+    );
+    recorded++;
+    if (answer?.claim === 'claimed') {
+      claimed.push({ delivery_id: answer.delivery_id ?? '', attempt_count: 0 });
+    }
+  }
+  return recorded;
+}
+
+/**
+ * `n` pending deliveries of another lead to the subscription, inserted with SQL
+ * and not analyzed: a subscriber that has been down, its backlog grown since the
+ * statistics were taken.
+ */
+async function backlog(subscriptionId: string, n: number, status = 'pending'): Promise<void> {
+  const leadId = await h.lead();
+  await pool.query(
+    `WITH a AS (
+       INSERT INTO activities (id, account_id, lead_id, activity_type, activity_label, note, data, occurred_at)
+       SELECT leadhook_new_id('act'), $1, $2, 'event', 'message_sent', '', '{}', now() - i * interval '1 ms'
+         FROM generate_series(1, $4::int) AS i
+       RETURNING id, occurred_at)
+     INSERT INTO deliveries (id, activity_id, subscription_id, lead_id, activity_occurred_at,
+                             status, queued, next_attempt_at)
+     SELECT leadhook_new_id('dlv'), a.id, $3, $2, a.occurred_at, $5, $5 = 'pending', now() + interval '1 hour'
+       FROM a`,
+    [h.accountId, leadId, subscriptionId, n, status],
+  );
+}
+
 describe('the delivery functions', () => {
   it('fan-out makes ids of the delivery form, queues all but the head, and runs once', async () => {
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
@@ -286,6 +342,59 @@ describe('the delivery functions', () => {
       }
       // Eight fan-outs of a lead with eight activities, beside a lead with 20,000.
       expect(await rowsRead(client, 'activities')).toBeLessThan(200);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('the hot path reads deliveries by key, with plans made on a new database', async () => {
+    // A new deployment's sessions plan while deliveries is nearly empty. The
+    // claimed steps (webhook_claimed_steps) were then read by a join from the
+    // subscriptions through deliveries_subscription_id_id_idx: every delivery of
+    // the subscription read at each fan-out and record that claimed one
+    // (migration 20261123070000).
+    const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+    await pool.query('ANALYZE deliveries');
+    const client = new pg.Client({ connectionString: h.db.url });
+    await client.connect();
+    try {
+      // Enough calls of each function for the session to keep generic plans.
+      expect(await fanOutAndWalk(client)).toBe(8);
+      await backlog(subscriptionId, 20_000, 'succeeded');
+      await client.query('BEGIN');
+      expect(await fanOutAndWalk(client)).toBe(8);
+      expect(await rowsRead(client, 'deliveries')).toBeLessThan(200);
+      await client.query('ROLLBACK');
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("the hot path reads deliveries by key, also once a subscriber's backlog outgrows the statistics", async () => {
+    // Statistics taken with many deliveries and few of them pending make the
+    // partial chain index (the pending rows') look cheaper than the primary key:
+    // the record batch's lock of each item's delivery, which named the status,
+    // then read the whole chain index per item. A subscriber that goes down grows
+    // the pending rows until the next analyze (migration 20261123070000).
+    const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+    await backlog(subscriptionId, 20_000, 'succeeded');
+    await pool.query('ANALYZE deliveries');
+    const client = new pg.Client({ connectionString: h.db.url });
+    await client.connect();
+    try {
+      expect(await fanOutAndWalk(client)).toBe(8);
+      await backlog(subscriptionId, 20_000);
+      await client.query('BEGIN');
+      expect(await fanOutAndWalk(client)).toBe(8);
+      expect(await rowsRead(client, 'deliveries')).toBeLessThan(200);
+      // webhook_release names its row by key too.
+      await client.query(
+        `SELECT webhook_release(id, attempt_count, now(), now() + interval '1 hour')
+           FROM deliveries WHERE subscription_id = $1 AND status = 'pending' LIMIT 1`,
+        [subscriptionId],
+      );
+      expect(await rowsRead(client, 'deliveries')).toBeLessThan(200);
+      await client.query('ROLLBACK');
     } finally {
       await client.end();
     }

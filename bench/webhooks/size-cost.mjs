@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// PostgreSQL CPU of the webhook worker's batch functions at a table size: does a
+// fan-out or a record cost more once the tables hold a history?
+//
+// Against a scratch database with 3 subscriptions (events ["*"]): first HISTORY
+// earlier leads, each with PER-LEAD activities a day old, every one delivered to
+// every subscription ('succeeded', one attempt row), with their outbox rows done;
+// then LEADS new leads with PER-LEAD activities each and open outbox rows; then
+// VACUUM ANALYZE, so the plans are made with statistics that say "many
+// deliveries, few pending". From one connection, as the worker calls them under
+// load: webhook_fan_out_claims with the new activities BATCH at a time in lead
+// order (each item may claim 4 heads), then webhook_record_attempts with a 204
+// for 16 claimed deliveries at a time, each claiming its chain's next, until
+// every chain is done. Reports the backend's CPU (from /proc) per activity
+// fanned out and per delivery recorded.
+//
+// Run it with --history 0 and with a history: the two should be about the same.
+// (Migration 20261123070000: with 20,000 leads of history, recording cost 0.55
+// ms per delivery against 0.12 ms without, before that migration.)
+//
+// Usage: node bench/webhooks/size-cost.mjs [--history 20000] [--leads 300]
+//          [--per-lead 10] [--batch 8]   (pnpm build first)
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { cpuSeconds, createBenchTenant, fakeId, run, sql } from '../lib.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    history: { type: 'string', default: '20000' },
+    leads: { type: 'string', default: '300' },
+    'per-lead': { type: 'string', default: '10' },
+    batch: { type: 'string', default: '8' },
+  },
+});
+const HISTORY = Number(args.history);
+const LEADS = Number(args.leads);
+const PER_LEAD = Number(args['per-lead']);
+const BATCH = Number(args.batch);
+const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const dbName = `leadhook_bench_size_${randomBytes(3).toString('hex')}`;
+const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+
+await sql(adminUrl, `CREATE DATABASE ${dbName}`);
+const c = new pg.Client({ connectionString: dbUrl });
+try {
+  run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: dbUrl });
+  const { accountId, playbookId, sourceId } = await createBenchTenant(dbUrl);
+  for (let i = 0; i < 3; i++) {
+    await sql(
+      dbUrl,
+      `INSERT INTO subscriptions (id, account_id, url, events, outcomes, secret)
+       VALUES ($1, $2, 'http://127.0.0.1:9/hook', '{*}', '{*}', $3)`,
+      [fakeId('sub'), accountId, `whsec_${randomBytes(32).toString('base64')}`],
+    );
+  }
+  await c.connect();
+
+  /** `n` leads with PER_LEAD activities each; a history's are delivered already. */
+  async function addLeads(n, history) {
+    const leadIds = Array.from({ length: n }, () => fakeId('lead'));
+    const activityIds = Array.from({ length: n * PER_LEAD }, () => fakeId('act'));
+    await c.query(
+      `INSERT INTO leads (id, account_id, source_id, source_name, playbook_id, phone, email,
+                          first_name, last_name, fields, canonical, external_id,
+                          tcpa_opt_in_token, tcpa_opt_in_url, received_at)
+       SELECT id, $2, $3, 'bench', $4, '+14155550100', 'bench@example.com', 'Bench', 'Lead',
+              '{}', '{}', 'ext-' || n, 'tok-' || n, 'https://quotes.example.com/consent', now()
+         FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n)`,
+      [leadIds, accountId, sourceId, playbookId],
+    );
+    await c.query(
+      `WITH a AS (
+         INSERT INTO activities (id, account_id, lead_id, activity_type, activity_label, note,
+                                 data, occurred_at)
+         SELECT id, $2, ($3::text[])[(n - 1) / $4 + 1], 'event', 'message_sent', 'bench', '{}',
+                now() - CASE WHEN $5 THEN interval '1 day' ELSE interval '0' END
+                      + make_interval(secs => ((n - 1) % $4) / 1000.0)
+           FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n)
+         RETURNING id)
+       INSERT INTO outbox (topic, payload, done_at)
+       SELECT 'activity', jsonb_build_object('activity_id', id), CASE WHEN $5 THEN now() END FROM a`,
+      [activityIds, accountId, leadIds, PER_LEAD, history],
+    );
+    if (history) {
+      await c.query(
+        `INSERT INTO deliveries (id, activity_id, subscription_id, lead_id, activity_occurred_at,
+                                 status, attempt_count, last_attempt_at)
+         SELECT leadhook_new_id('dlv'), a.id, s.id, a.lead_id, a.occurred_at, 'succeeded', 1,
+                a.occurred_at
+           FROM activities a CROSS JOIN subscriptions s
+          WHERE a.id = ANY ($1)`,
+        [activityIds],
+      );
+      await c.query(
+        `INSERT INTO attempts (id, delivery_id, attempted_at, status_code, duration_ms)
+         SELECT leadhook_new_id('att'), d.id, d.last_attempt_at, 204, 3
+           FROM deliveries d WHERE d.activity_id = ANY ($1)`,
+        [activityIds],
+      );
+    }
+    return activityIds;
+  }
+
+  for (let done = 0; done < HISTORY; done += 5000) {
+    await addLeads(Math.min(5000, HISTORY - done), true);
+  }
+  const activities = await addLeads(LEADS, false);
+  await c.query('VACUUM ANALYZE');
+  const [{ pid }] = (await c.query('SELECT pg_backend_pid() AS pid')).rows;
+
+  const cpu0 = cpuSeconds([pid]);
+  const claimed = [];
+  for (let i = 0; i < activities.length; i += BATCH) {
+    const items = activities
+      .slice(i, i + BATCH)
+      .map((id) => ({ activity_id: id, first_delay_ms: 0, claim: 4 }));
+    const { rows } = await c.query(
+      'SELECT r.result FROM webhook_fan_out_claims($1, now(), 20000) r',
+      [JSON.stringify(items)],
+    );
+    for (const row of rows) claimed.push(...(row.result.claimed ?? []));
+  }
+  const cpu1 = cpuSeconds([pid]);
+  let deliveries = 0;
+  while (claimed.length > 0) {
+    const items = claimed.splice(0, 16).map((step) => ({
+      delivery_id: step.delivery_id,
+      attempt: step.attempt_count,
+      attempt_id: fakeId('att'),
+      attempted_at: new Date(),
+      ok: true,
+      status_code: 204,
+      duration_ms: 3,
+      response_body: '',
+      continue: true,
+    }));
+    const { rows } = await c.query(
+      'SELECT (r.step).* FROM webhook_record_attempts($1, now(), 432000000, 20000) r',
+      [JSON.stringify(items)],
+    );
+    deliveries += items.length;
+    claimed.push(...rows.filter((row) => row.claim === 'claimed'));
+  }
+  const cpu2 = cpuSeconds([pid]);
+  const expected = activities.length * 3;
+  process.stdout.write(
+    `history ${HISTORY} leads (${HISTORY * PER_LEAD * 3} deliveries): ` +
+      `fan-out ${(((cpu1 - cpu0) * 1000) / activities.length).toFixed(3)} ms CPU per activity ` +
+      `(batches of ${BATCH}); record ${(((cpu2 - cpu1) * 1000) / deliveries).toFixed(3)} ms CPU ` +
+      `per delivery (${deliveries} of ${expected} recorded)\n`,
+  );
+  if (deliveries !== expected) process.exitCode = 1;
+} finally {
+  await c.end().catch(() => {});
+  await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+}
