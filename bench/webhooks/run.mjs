@@ -27,7 +27,7 @@
 // Then, in the same run, the limit: a bare node:http client with a keep-alive Agent
 // posts the same bodies (as the subscribers received them), freshly signed with
 // node:crypto HMAC (Standard Webhooks), to the same servers, CONCURRENCY in flight
-// (default 32 = the worker's default delivery concurrency), and again with 10 in
+// (default 32, as many as the worker's delivery jobs until 2026-11-23), and again with 10 in
 // flight, and once without keep-alive (a new connection per request, as deliver()
 // did before it kept connections).
 //
@@ -461,7 +461,7 @@ Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem()
     .map((l) => l.toFixed(2))
     .join(' / ')}.
 Command: \`node bench/webhooks/run.mjs --leads ${leadCount} --per-lead ${perLead} --subscribers ${subscriberCount} --concurrency ${concurrency}\`${process.env.WORKER_NODE_ARGS ? ` with WORKER_NODE_ARGS="${process.env.WORKER_NODE_ARGS}"` : ''}
-Setup: one webhook-worker process (default concurrency: 48 fan-out jobs, 32 delivery jobs, each going down its chain, 192 send slots for the heads fan-outs claim; default retry schedule, WEBHOOK_ALLOW_PRIVATE_TARGETS=true), started and idle first; ${subscriberCount} subscriptions (events ["*"], outcomes ["*"]) to ${subscriberCount} node:http servers on loopback in one child process (204, no work). ${activityCount} \`event\` activities (${leadCount} leads × ${perLead} activities each, so ${leadCount * subscriberCount} chains of ${perLead}) inserted with SQL in one transaction with their outbox rows (topic 'activity', default next_relay_at), then their activity jobs enqueued as the activity path's fast path does (addBulk, 500 at a time: ${((enqueuedAt - committedAt) / 1000).toFixed(1)} s); the outbox relay covers what is still open after 10 s. Latency is from the activity's occurred_at (the inserting transaction's now(), + i ms within a lead) to the subscriber's receipt, so it includes the enqueueing and the queue of a ${activityCount}-activity burst.
+Setup: one webhook-worker process (default concurrency: 48 fan-out jobs, 96 delivery jobs, each going down its chain, 192 send slots for the heads fan-outs claim; default retry schedule, WEBHOOK_ALLOW_PRIVATE_TARGETS=true), started and idle first; ${subscriberCount} subscriptions (events ["*"], outcomes ["*"]) to ${subscriberCount} node:http servers on loopback in one child process (204, no work). ${activityCount} \`event\` activities (${leadCount} leads × ${perLead} activities each, so ${leadCount * subscriberCount} chains of ${perLead}) inserted with SQL in one transaction with their outbox rows (topic 'activity', default next_relay_at), then their activity jobs enqueued as the activity path's fast path does (addBulk, 500 at a time: ${((enqueuedAt - committedAt) / 1000).toFixed(1)} s); the outbox relay covers what is still open after 10 s. Latency is from the activity's occurred_at (the inserting transaction's now(), + i ms within a lead) to the subscriber's receipt, so it includes the enqueueing and the queue of a ${activityCount}-activity burst.
 
 | figure | value |
 |---|---|

@@ -28,8 +28,16 @@ export interface WebhookComponentOptions {
   reconcileIntervalMs?: number;
   /**
    * Jobs each BullMQ worker runs at once (both queues). Default: 48 fan-outs and
-   * 32 delivery jobs (each one goes on down its chain, so 32 chains are sent
+   * 96 delivery jobs (each one goes on down its chain, so 96 chains are sent
    * to at once; a subscriber gets at most one request per lead at a time).
+   *
+   * A delivery job holds no database connection while its attempt is in
+   * flight: the number is how many chains from the queue wait on subscribers at
+   * once (beside those the fan-outs claimed, in the send slots, which stay busy
+   * while fan-outs run). With 32, bench/webhooks left the machine ~15 % idle once
+   * its fan-outs ran ahead of the sends; 96 sent 6–12 % more in 4 interleaved
+   * pairs, and its larger record batches cost PostgreSQL less per delivery
+   * (bench/RESULTS.md, seventh session).
    *
    * Fan-out jobs spend most of their time outside their batch's transaction
    * (BullMQ's fetch and finish of the job, the enqueue of its heads): with 16 of
@@ -115,7 +123,7 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       // delivery jobs at once): no leak to warn about.
       setMaxListeners(0, interrupt.signal);
       const activityConcurrency = options.concurrency ?? 48;
-      const deliveryConcurrency = options.concurrency ?? 32;
+      const deliveryConcurrency = options.concurrency ?? 96;
       // Jobs hold a connection only for their one statement at a time (never
       // across an HTTP attempt), so fewer connections than jobs serve them; the
       // server's connections are shared with every other process.
