@@ -1,4 +1,5 @@
 import { createPool, newId, type Pool } from '@leadhook/db';
+import { rowsRead } from '@leadhook/db/testing';
 import pg from 'pg';
 import { Harness } from './testing/harness.js';
 
@@ -66,19 +67,6 @@ async function defer(client: pg.Client, enrollmentId: string, step = 0) {
     [enrollmentId, step, [newId('activity')]],
   );
   return rows;
-}
-
-/**
- * Rows of `table` the session's open transaction has read, by sequential scans and
- * through its indexes: a plan that scans a whole index shows here too.
- */
-async function rowsRead(client: pg.Client, table: string): Promise<number> {
-  const { rows } = await client.query<{ n: number }>(
-    `SELECT (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::int AS n
-       FROM pg_stat_xact_user_tables WHERE relname = $1`,
-    [table],
-  );
-  return rows[0]?.n ?? 0;
 }
 
 describe('the step transitions', () => {

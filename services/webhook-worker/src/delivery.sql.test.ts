@@ -1,4 +1,5 @@
 import { createPool, isId, newId, type Pool } from '@leadhook/db';
+import { rowsRead } from '@leadhook/db/testing';
 import { QueueSet } from '@leadhook/queue';
 import { Queue } from 'bullmq';
 import pg from 'pg';
@@ -81,20 +82,6 @@ async function openActivitiesAndASession() {
   const client = new pg.Client({ connectionString: h.db.url });
   await client.connect();
   return { ids, client };
-}
-
-/**
- * Rows of `table` the session's open transaction has read, by sequential scans and
- * through its indexes: a plan that scans a whole table or index shows here even
- * without a sequential scan (the fan-out runs with enable_seqscan off).
- */
-async function rowsRead(client: pg.Client, table: string): Promise<number> {
-  const { rows } = await client.query<{ n: number }>(
-    `SELECT (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::int AS n
-       FROM pg_stat_xact_user_tables WHERE relname = $1`,
-    [table],
-  );
-  return rows[0]?.n ?? 0;
 }
 
 async function claim(deliveryId: string, attempt = 0, leaseMs = 60_000) {

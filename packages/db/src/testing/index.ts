@@ -1,3 +1,4 @@
+export { rowsRead } from './rows-read.js';
 export type { TestDatabase } from './test-database.js';
 export {
   createTestDatabase,

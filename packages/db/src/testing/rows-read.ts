@@ -1,0 +1,20 @@
+import type pg from 'pg';
+
+/**
+ * Rows of `table` the session's open transaction has read, by sequential scans
+ * and through its indexes (pg_stat_xact_user_tables): a plan that scans a whole
+ * table or index shows here even without a sequential scan (the hot-path SQL
+ * functions run with enable_seqscan off). Tests use it to hold a keyed statement
+ * to a few rows whatever the table holds.
+ */
+export async function rowsRead(
+  client: Pick<pg.ClientBase, 'query'>,
+  table: string,
+): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::int AS n
+       FROM pg_stat_xact_user_tables WHERE relname = $1`,
+    [table],
+  );
+  return rows[0]?.n ?? 0;
+}
