@@ -1,11 +1,12 @@
--- Keyed reads of deliveries stay keyed at any table size: three statements of
+-- Keyed reads of deliveries stay keyed at any table size: four statements of
 -- the hot path could be planned as a scan of an index that grows with the table.
 --
 -- Why: bench/webhooks/size-cost.mjs runs the worker's fan-out and record batches
 -- against a database holding an earlier history of deliveries, analyzed. With
 -- 600,000 succeeded deliveries of 20,000 earlier leads and the run's own 9,000
 -- pending ones, recording cost 0.55 ms of PostgreSQL CPU per delivery, against
--- 0.12 ms on an empty database; auto_explain showed where:
+-- 0.12 ms on an empty database; auto_explain showed where (1-3; 4 was found by
+-- a test written for them):
 --
 -- 1. webhook_record_attempts locked each item's delivery with
 --    `WHERE x.id = u.id AND x.status = 'pending' AND ...`. The status makes
@@ -14,9 +15,10 @@
 --    primary key: the plan scanned the whole chain index, filtering on id, once
 --    per item (3.6 ms a batch of 16 there). Pending rows are few until a
 --    subscriber goes down; then this scan would grow with its backlog, at every
---    attempt of every subscriber. The row is now locked by key and its status and
---    attempt checked after (a stale row locked as well is one of the batch's own
---    chains, whose advisory lock it holds: no new wait).
+--    attempt of every subscriber. The statement now says "pending" as "neither
+--    of the final states" (deliveries_status_check allows three, and status is
+--    NOT NULL: the same rows, locked as before), which no partial index's
+--    predicate follows from, so only the primary key serves.
 -- 2. webhook_claimed_steps (20261123020000) joined deliveries to subscriptions
 --    on `d.id = ANY (p_ids)`. Planned on a new database (deliveries nearly empty
 --    when the statistics were taken), the join started from the subscriptions
@@ -26,12 +28,23 @@
 --    probe each (LATERAL ... LIMIT 1, as the record batch reads its items), then
 --    the step's other rows by their keys.
 -- 3. webhook_release named its row `id = ... AND status = 'pending'`, open to the
---    same plan as 1. It now says "not finished" with the two final states, which
---    no partial index's predicate follows from, so only the primary key serves.
+--    same plan as 1, and now says it the same way as 1.
+-- 4. webhook_fan_out skipped the (activity, subscription) pairs that have their
+--    delivery with `NOT EXISTS (... x.activity_id = a.id AND x.subscription_id =
+--    s.id)`. The planner may run that as an anti join, and its generic plan
+--    (the function forces generic plans) estimates ten activities for
+--    `a.id = ANY ($n)`: with 40,000 deliveries analyzed it chose a merge anti
+--    join reading the whole deliveries_activity_id_subscription_id_key in order,
+--    ~50,000 rows a fan-out (found by the second test below). It is now a probe
+--    of that unique key per pair (LEFT JOIN LATERAL ... LIMIT 1, which the
+--    planner cannot turn into a join over the table), as the chain's head is
+--    read beside it.
 --
--- The functions' answers are unchanged. delivery.sql.test.ts ("the hot path reads
--- deliveries by key ...") plans them on small tables, then grows the pending set
--- unanalyzed, and counts the rows each reads.
+-- The functions' answers are unchanged. Two tests in delivery.sql.test.ts ("the
+-- hot path reads deliveries by key ...") have a session plan them, one on a new
+-- database, the other on many analyzed deliveries of which few are pending; then
+-- grow the table unanalyzed (delivered rows, or a subscriber's pending backlog)
+-- and count the rows the same calls read.
 
 CREATE OR REPLACE FUNCTION webhook_claimed_steps(p_ids text[])
 RETURNS SETOF webhook_step LANGUAGE sql STABLE AS $$
@@ -65,6 +78,176 @@ RETURNS boolean LANGUAGE sql VOLATILE AS $$
     RETURNING 1)
   SELECT EXISTS (SELECT FROM released);
 $$;
+
+-- webhook_fan_out of 20261123020000_fan_out_claims_at_insert with 4 above; the
+-- rest is unchanged, and so are its settings (set again at its end).
+CREATE OR REPLACE FUNCTION webhook_fan_out(
+  p_activity_id text, p_now timestamptz, p_first_delay_ms integer, p_claim integer DEFAULT 0,
+  p_lease_ms integer DEFAULT 0)
+RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  v_act record;
+  v_open text[];
+  v_outbox bigint[];
+  v_created integer;
+  v_heads jsonb;
+  v_repair text[];
+  v_repaired jsonb;
+  v_claim_ids text[];
+  v_out jsonb;
+BEGIN
+  IF p_claim > 0 AND coalesce(p_lease_ms, 0) <= 0 THEN
+    -- A claim without a lease would be open to every other sender at once.
+    RAISE EXCEPTION 'webhook_fan_out: claims need a lease (p_lease_ms > 0), got %', p_lease_ms;
+  END IF;
+  SELECT a.id, a.account_id, a.lead_id, a.occurred_at, l.playbook_id INTO v_act
+    FROM activities a JOIN leads l ON l.id = a.lead_id
+   WHERE a.id = p_activity_id;
+  IF NOT FOUND THEN
+    UPDATE outbox SET done_at = p_now
+     WHERE topic = 'activity' AND done_at IS NULL
+       AND payload = jsonb_build_object('activity_id', p_activity_id);
+    RETURN jsonb_build_object('result', 'activity_not_found');
+  END IF;
+  PERFORM pg_advisory_xact_lock(hashtextextended(v_act.lead_id, 0));
+
+  -- The lead's activities up to this one (index quals lead_id and occurred_at on
+  -- activities_lead_id_occurred_at_idx; the row comparison only filters ties),
+  -- each with its open outbox row.
+  WITH open AS (
+    SELECT o.outbox_id, a.id, a.occurred_at
+      FROM activities a
+      CROSS JOIN LATERAL (
+        SELECT b.id AS outbox_id FROM outbox b
+         WHERE b.topic = 'activity' AND b.done_at IS NULL
+           AND b.payload->>'activity_id' = a.id
+           FOR UPDATE) o
+     WHERE a.lead_id = v_act.lead_id
+       AND a.occurred_at <= v_act.occurred_at
+       AND (a.occurred_at, a.id) <= (v_act.occurred_at, v_act.id))
+  SELECT array_agg(id ORDER BY occurred_at, id), array_agg(outbox_id) INTO v_open, v_outbox
+    FROM open;
+  IF v_open IS NULL OR NOT (p_activity_id = ANY (v_open)) THEN
+    RETURN jsonb_build_object('result', 'already_done');
+  END IF;
+
+  -- The locks of the chains this may add to, in subscription order, then the
+  -- selecting subscriptions share-locked until commit (the lock order is said in
+  -- webhook_record_attempt; disabling a subscription waits for this fan-out).
+  PERFORM pg_advisory_xact_lock(webhook_chain_lock(c.id, v_act.lead_id))
+     FROM (SELECT s.id FROM subscriptions s
+            WHERE s.account_id = v_act.account_id AND s.enabled AND s.deleted_at IS NULL
+              AND (s.playbook_id = v_act.playbook_id OR s.playbook_id IS NULL)
+            ORDER BY s.id) c;
+  PERFORM 1 FROM subscriptions s
+   WHERE s.account_id = v_act.account_id AND s.enabled AND s.deleted_at IS NULL
+     AND (s.playbook_id = v_act.playbook_id OR s.playbook_id IS NULL)
+   ORDER BY s.id
+     FOR SHARE;
+
+  -- Each new delivery with its chain's current head (the oldest pending delivery,
+  -- an index probe of deliveries_chain_idx): queued when the head is older, or
+  -- when the same statement inserts an older one of its chain first. Up to
+  -- p_claim of the new heads that are due (webhook_claim's 250 ms tolerance) are
+  -- inserted claimed, with webhook_claim's lease, running from now (the worker
+  -- took p_now before it waited for a connection and for the locks): each is its
+  -- chain's head (not queued), its subscription is live (share-locked above) and
+  -- nobody else has seen the row.
+  WITH wanted AS (
+    SELECT a.id AS activity_id, a.occurred_at, s.id AS subscription_id,
+           row_number() OVER (PARTITION BY s.id ORDER BY a.occurred_at, a.id) AS rank,
+           h.id AS head_id, h.queued AS head_queued,
+           (h.activity_occurred_at, h.activity_id) < (a.occurred_at, a.id) AS behind_head
+      FROM activities a
+      JOIN subscriptions s
+        ON s.account_id = v_act.account_id AND s.enabled AND s.deleted_at IS NULL
+       AND (s.playbook_id = v_act.playbook_id OR s.playbook_id IS NULL)
+      LEFT JOIN LATERAL (
+        SELECT p.id, p.queued, p.activity_occurred_at, p.activity_id
+          FROM deliveries p
+         WHERE p.subscription_id = s.id AND p.lead_id = v_act.lead_id AND p.status = 'pending'
+         ORDER BY p.activity_occurred_at, p.activity_id
+         LIMIT 1) h ON true
+      -- The delivery this pair may already have: one probe of the unique key
+      -- (LATERAL ... LIMIT 1; see the header).
+      LEFT JOIN LATERAL (
+        SELECT x.id FROM deliveries x
+         WHERE x.activity_id = a.id AND x.subscription_id = s.id
+         LIMIT 1) done ON true
+     WHERE a.id = ANY (v_open)
+       AND (CASE WHEN a.activity_type = 'outcome' THEN s.outcomes ELSE s.events END)
+           && ARRAY['*', a.activity_label]
+       AND done.id IS NULL),
+  placed AS (
+    SELECT w.*, w.rank > 1 OR coalesce(w.behind_head, false) AS queued FROM wanted w),
+  chosen AS (
+    SELECT p.*,
+           NOT p.queued AND p_first_delay_ms <= 250
+             AND row_number() OVER (PARTITION BY p.queued
+                                    ORDER BY p.occurred_at, p.activity_id, p.subscription_id)
+                 <= p_claim AS claim
+      FROM placed p),
+  inserted AS (
+    INSERT INTO deliveries (id, activity_id, subscription_id, lead_id,
+                            activity_occurred_at, next_attempt_at, queued, claimed_until)
+    SELECT leadhook_new_id('dlv'), c.activity_id, c.subscription_id, v_act.lead_id, c.occurred_at,
+           p_now + p_first_delay_ms * interval '1 millisecond', c.queued,
+           CASE WHEN c.claim THEN clock_timestamp() + p_lease_ms * interval '1 millisecond' END
+      FROM chosen c
+     ORDER BY c.occurred_at, c.activity_id
+    ON CONFLICT (activity_id, subscription_id) DO NOTHING
+    RETURNING id, attempt_count, next_attempt_at, queued, claimed_until)
+  SELECT (SELECT count(*)::int FROM inserted),
+         (SELECT coalesce(jsonb_agg(jsonb_build_object(
+                   'id', id,
+                   'attempt_count', attempt_count,
+                   'due_ms', floor(extract(epoch FROM next_attempt_at) * 1000),
+                   'created', true)), '[]')
+            FROM inserted WHERE NOT queued AND claimed_until IS NULL),
+         (SELECT array_agg(id) FROM inserted WHERE claimed_until IS NOT NULL),
+         (SELECT array_agg(DISTINCT head_id) FROM wanted WHERE head_queued AND behind_head)
+    INTO v_created, v_heads, v_claim_ids, v_repair;
+
+  UPDATE outbox SET done_at = p_now WHERE id = ANY (v_outbox);
+
+  IF v_repair IS NOT NULL THEN
+    -- The repair (see the header): the chain's head was queued; it is unqueued and
+    -- returned, as an existing head, for the worker to enqueue.
+    EXECUTE
+      $q$WITH unqueued AS (
+           UPDATE deliveries d SET queued = false
+            WHERE d.id = ANY ($1) AND d.queued
+           RETURNING d.id, d.attempt_count, d.next_attempt_at)
+         SELECT jsonb_agg(jsonb_build_object(
+                  'id', id,
+                  'attempt_count', attempt_count,
+                  'due_ms', floor(extract(epoch FROM next_attempt_at) * 1000),
+                  'created', false))
+           FROM unqueued$q$
+      INTO v_repaired
+      USING v_repair;
+    IF v_repaired IS NOT NULL THEN
+      v_heads := v_heads || v_repaired;
+    END IF;
+  END IF;
+
+  v_out := jsonb_build_object(
+    'result', 'fanned_out',
+    'activities', cardinality(v_open),
+    'deliveries', v_created,
+    'heads', v_heads);
+  IF p_claim > 0 THEN
+    v_out := v_out || jsonb_build_object('claimed', (
+      SELECT coalesce(jsonb_agg(to_jsonb(st) ORDER BY st.occurred_at, st.activity_id,
+                                                      st.subscription_id), '[]')
+        FROM webhook_claimed_steps(v_claim_ids) st));
+  END IF;
+  RETURN v_out;
+END $$;
+
+ALTER FUNCTION webhook_fan_out(text, timestamptz, integer, integer, integer)
+  SET plan_cache_mode = force_generic_plan
+  SET enable_seqscan = off;
 
 -- webhook_record_attempts of 20261123040000_record_batch_successes with step 2
 -- changed as said in 1 above; the rest is unchanged, and so is its setting.
@@ -150,19 +333,19 @@ BEGIN
       duration_ms integer, error text, response_body text);
 
   -- 2. The deliveries still pending at this attempt, locked (by key: LATERAL ...
-  -- LIMIT 1), succeed. Both statements name their rows by key alone, and the
-  -- lock's status and attempt are checked on the locked row, outside the
-  -- subquery: with the status among its conditions, a plan made while few
-  -- deliveries were pending read the whole chain index (deliveries_chain_idx is
-  -- the pending rows') for every item (migration 20261123070000).
+  -- LIMIT 1), succeed. "Pending" is said as "neither final state": written
+  -- `status = 'pending'`, it let a plan made while few deliveries were pending
+  -- read the whole chain index (deliveries_chain_idx is the pending rows') for
+  -- every item (migration 20261123070000). The update names its rows by key
+  -- alone.
   SELECT array_agg(y.id) INTO v_live
     FROM unnest(v_ids, v_attempts) AS u(id, attempt)
     CROSS JOIN LATERAL (
-      SELECT x.id, x.status, x.attempt_count FROM deliveries x
-       WHERE x.id = u.id
+      SELECT x.id FROM deliveries x
+       WHERE x.id = u.id AND x.status NOT IN ('succeeded', 'failed')
+         AND x.attempt_count = u.attempt
        LIMIT 1
-         FOR UPDATE) y
-   WHERE y.status = 'pending' AND y.attempt_count = u.attempt;
+         FOR UPDATE) y;
   WITH done AS (
     UPDATE deliveries d
        SET status = 'succeeded',

@@ -1,11 +1,13 @@
 import type pg from 'pg';
 
 /**
- * Rows of `table` the session's open transaction has read, by sequential scans
- * and through its indexes (pg_stat_xact_user_tables): a plan that scans a whole
- * table or index shows here even without a sequential scan (the hot-path SQL
- * functions run with enable_seqscan off). Tests use it to hold a keyed statement
- * to a few rows whatever the table holds.
+ * Rows of `table` the session's open transaction has fetched, by sequential
+ * scans and through its indexes (pg_stat_xact_user_tables): a plan that reads a
+ * whole table, or walks an index and filters the rows it fetches, shows here
+ * even without a sequential scan (the hot-path SQL functions run with
+ * enable_seqscan off). Index entries an index condition skips, and index-only
+ * scans, do not count. Tests use it to hold a keyed statement to a few rows
+ * whatever the table holds.
  */
 export async function rowsRead(
   client: Pick<pg.ClientBase, 'query'>,
