@@ -165,6 +165,24 @@ describe('deliver', () => {
     expect(new Set(received.map((r) => r.socket)).size).toBe(1);
   });
 
+  it('sends as many attempts at once as a worker has in flight, none waiting for a connection', async () => {
+    // A webhook worker has up to 96 delivery jobs and 192 send slots' attempts in
+    // flight (services/webhook-worker). The subscriber answers none until it holds
+    // them all: an attempt queued in the agent for a connection would never
+    // arrive, and would time out unsent.
+    const inFlight = 300;
+    const held: ServerResponse[] = [];
+    handler = (_req, res) => {
+      held.push(res);
+      if (held.length === inFlight) for (const r of held) r.writeHead(204).end();
+    };
+    const results = await Promise.all(
+      Array.from({ length: inFlight }, () => deliver({ ...common, url: `${base}/many` })),
+    );
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(received).toHaveLength(inFlight);
+  });
+
   it('decodes a compressed answer before keeping its start', async () => {
     handler = (_req, res) =>
       res.writeHead(500, { 'content-encoding': 'gzip' }).end(gzipSync('boom, compressed'));

@@ -81,8 +81,19 @@ function productVersion(): string {
  * servers, so a connection is rarely reused just as the server closes it.
  */
 const IDLE_SOCKET_MS = 4000;
-/** Connections to one origin at most (per process); more attempts wait for one. */
-const MAX_SOCKETS_PER_ORIGIN = 64;
+/**
+ * Connections to one origin at most (per process): more than a webhook worker
+ * ever has attempts in flight (96 delivery jobs and 192 send slots,
+ * services/webhook-worker/src/webhook.component.ts), so that no attempt waits in
+ * the agent for a socket. An attempt's timeout runs from before it asks for one
+ * (got's request timeout), so a wait there would spend a slow subscriber's
+ * WEBHOOK_TIMEOUT_MS on the queue and record attempts it never received as
+ * failures. What bounds the requests to a subscriber is the worker's concurrency
+ * and one request per lead at a time.
+ */
+const MAX_SOCKETS_PER_ORIGIN = 512;
+/** Idle connections kept per origin, for the next attempts to reuse. */
+const MAX_FREE_SOCKETS_PER_ORIGIN = 64;
 
 /**
  * A got instance per guard configuration (resolver, allowPrivate) with its own
@@ -122,7 +133,7 @@ function clientFor(allowPrivate: boolean, resolve: Resolve = systemResolve): Got
       keepAlive: true,
       timeout: IDLE_SOCKET_MS,
       maxSockets: MAX_SOCKETS_PER_ORIGIN,
-      maxFreeSockets: MAX_SOCKETS_PER_ORIGIN,
+      maxFreeSockets: MAX_FREE_SOCKETS_PER_ORIGIN,
       scheduling: 'lifo' as const,
       lookup: guardedLookup({ allowPrivate, resolve }),
     };

@@ -35,7 +35,7 @@ export interface WebhookComponentOptions {
    * flight: the number is how many chains from the queue wait on subscribers at
    * once (beside those the fan-outs claimed, in the send slots, which stay busy
    * while fan-outs run). With 32, bench/webhooks left the machine ~15 % idle once
-   * its fan-outs ran ahead of the sends; 96 sent 6–12 % more in 4 interleaved
+   * its fan-outs ran ahead of the sends; 96 sent 6–14 % more in 4 interleaved
    * pairs, and its larger record batches cost PostgreSQL less per delivery
    * (bench/RESULTS.md, seventh session).
    *
