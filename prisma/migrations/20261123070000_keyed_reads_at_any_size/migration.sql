@@ -35,10 +35,16 @@
 --    (the function forces generic plans) estimates ten activities for
 --    `a.id = ANY ($n)`: with 40,000 deliveries analyzed it chose a merge anti
 --    join reading the whole deliveries_activity_id_subscription_id_key in order,
---    ~50,000 rows a fan-out (found by the second test below). It is now a probe
---    of that unique key per pair (LEFT JOIN LATERAL ... LIMIT 1, which the
---    planner cannot turn into a join over the table), as the chain's head is
---    read beside it.
+--    ~50,000 rows a fan-out (found by the second test below). A probe per pair
+--    (LATERAL ... LIMIT 1) was no answer: planned on an empty table it went
+--    through deliveries_subscription_id_id_idx, every delivery of the
+--    subscription per pair (size-cost.mjs --history 0: 0.95 ms per activity).
+--    Now the open activities' existing deliveries are read first, in a
+--    materialized CTE, by `activity_id = ANY (v_open)` alone: only
+--    deliveries_activity_id_subscription_id_key has activity_id as an index
+--    condition (the chain index holds it too, but is partial), so no other plan
+--    can read deliveries there, at any size or statistics; the pairs are then
+--    checked against those few rows.
 --
 -- The functions' answers are unchanged. Two tests in delivery.sql.test.ts ("the
 -- hot path reads deliveries by key ...") have a session plan them, one on a new
@@ -79,8 +85,9 @@ RETURNS boolean LANGUAGE sql VOLATILE AS $$
   SELECT EXISTS (SELECT FROM released);
 $$;
 
--- webhook_fan_out of 20261123020000_fan_out_claims_at_insert with 4 above; the
--- rest is unchanged, and so are its settings (set again at its end).
+-- webhook_fan_out of 20261123020000_fan_out_claims_at_insert with 4 above (the
+-- CTE `existing`); the rest is unchanged, and so are its settings (set again at
+-- its end).
 CREATE OR REPLACE FUNCTION webhook_fan_out(
   p_activity_id text, p_now timestamptz, p_first_delay_ms integer, p_claim integer DEFAULT 0,
   p_lease_ms integer DEFAULT 0)
@@ -153,7 +160,12 @@ BEGIN
   -- took p_now before it waited for a connection and for the locks): each is its
   -- chain's head (not queued), its subscription is live (share-locked above) and
   -- nobody else has seen the row.
-  WITH wanted AS (
+  WITH existing AS MATERIALIZED (
+    -- The deliveries the open activities already have (see the header: by the
+    -- unique key's leading column, the one index that can serve it).
+    SELECT d.activity_id, d.subscription_id FROM deliveries d
+     WHERE d.activity_id = ANY (v_open)),
+  wanted AS (
     SELECT a.id AS activity_id, a.occurred_at, s.id AS subscription_id,
            row_number() OVER (PARTITION BY s.id ORDER BY a.occurred_at, a.id) AS rank,
            h.id AS head_id, h.queued AS head_queued,
@@ -168,16 +180,11 @@ BEGIN
          WHERE p.subscription_id = s.id AND p.lead_id = v_act.lead_id AND p.status = 'pending'
          ORDER BY p.activity_occurred_at, p.activity_id
          LIMIT 1) h ON true
-      -- The delivery this pair may already have: one probe of the unique key
-      -- (LATERAL ... LIMIT 1; see the header).
-      LEFT JOIN LATERAL (
-        SELECT x.id FROM deliveries x
-         WHERE x.activity_id = a.id AND x.subscription_id = s.id
-         LIMIT 1) done ON true
      WHERE a.id = ANY (v_open)
        AND (CASE WHEN a.activity_type = 'outcome' THEN s.outcomes ELSE s.events END)
            && ARRAY['*', a.activity_label]
-       AND done.id IS NULL),
+       AND NOT EXISTS (SELECT 1 FROM existing x
+                        WHERE x.activity_id = a.id AND x.subscription_id = s.id)),
   placed AS (
     SELECT w.*, w.rank > 1 OR coalesce(w.behind_head, false) AS queued FROM wanted w),
   chosen AS (
