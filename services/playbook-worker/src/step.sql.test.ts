@@ -132,4 +132,16 @@ describe('the step transitions', () => {
       await client.end();
     }
   });
+  it("the play states the claim and deferral spell out are the table's only ones", async () => {
+    // Both say "active" as "neither completed nor stopped" (migration
+    // 20261123080000), the same rows only while these three are all there are: a
+    // new state must be added to those statements too.
+    const { rows } = await pool.query<{ def: string }>(
+      `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint
+        WHERE conrelid = 'enrollments'::regclass AND contype = 'c' AND conname LIKE '%status%'`,
+    );
+    expect(rows).toEqual([
+      { def: "CHECK ((status = ANY (ARRAY['active'::text, 'completed'::text, 'stopped'::text])))" },
+    ]);
+  });
 });

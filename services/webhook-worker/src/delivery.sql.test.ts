@@ -1010,4 +1010,16 @@ describe('the delivery functions at any table size', () => {
       await client.end();
     }
   });
+  it("the delivery states the keyed statements spell out are the table's only ones", async () => {
+    // webhook_record_attempts and webhook_release say "pending" as "neither
+    // succeeded nor failed" (migration 20261123070000), the same rows only while
+    // these three are all there are: a new state must be added to them too.
+    const { rows } = await pool.query<{ def: string }>(
+      `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint
+        WHERE conrelid = 'deliveries'::regclass AND contype = 'c' AND conname LIKE '%status%'`,
+    );
+    expect(rows).toEqual([
+      { def: "CHECK ((status = ANY (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text])))" },
+    ]);
+  });
 });
