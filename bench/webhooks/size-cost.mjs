@@ -24,6 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { cpuSeconds, createBenchTenant, fakeId, run, sql } from '../lib.mjs';
+import { insertLeadsWithActivities, recordChains } from './chains.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -56,32 +57,14 @@ try {
   }
   await c.connect();
 
+  const tenant = { accountId, playbookId, sourceId };
   /** `n` leads with PER_LEAD activities each; a history's are delivered already. */
   async function addLeads(n, history) {
-    const leadIds = Array.from({ length: n }, () => fakeId('lead'));
-    const activityIds = Array.from({ length: n * PER_LEAD }, () => fakeId('act'));
-    await c.query(
-      `INSERT INTO leads (id, account_id, source_id, source_name, playbook_id, phone, email,
-                          first_name, last_name, fields, canonical, external_id,
-                          tcpa_opt_in_token, tcpa_opt_in_url, received_at)
-       SELECT id, $2, $3, 'bench', $4, '+14155550100', 'bench@example.com', 'Bench', 'Lead',
-              '{}', '{}', 'ext-' || n, 'tok-' || n, 'https://quotes.example.com/consent', now()
-         FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n)`,
-      [leadIds, accountId, sourceId, playbookId],
-    );
-    await c.query(
-      `WITH a AS (
-         INSERT INTO activities (id, account_id, lead_id, activity_type, activity_label, note,
-                                 data, occurred_at)
-         SELECT id, $2, ($3::text[])[(n - 1) / $4 + 1], 'event', 'message_sent', 'bench', '{}',
-                now() - CASE WHEN $5 THEN interval '1 day' ELSE interval '0' END
-                      + make_interval(secs => ((n - 1) % $4) / 1000.0)
-           FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n)
-         RETURNING id)
-       INSERT INTO outbox (topic, payload, done_at)
-       SELECT 'activity', jsonb_build_object('activity_id', id), CASE WHEN $5 THEN now() END FROM a`,
-      [activityIds, accountId, leadIds, PER_LEAD, history],
-    );
+    const activityIds = await insertLeadsWithActivities(c, tenant, {
+      leadCount: n,
+      perLead: PER_LEAD,
+      delivered: history,
+    });
     if (history) {
       await c.query(
         `INSERT INTO deliveries (id, activity_id, subscription_id, lead_id, activity_occurred_at,
@@ -122,26 +105,7 @@ try {
     for (const row of rows) claimed.push(...(row.result.claimed ?? []));
   }
   const cpu1 = cpuSeconds([pid]);
-  let deliveries = 0;
-  while (claimed.length > 0) {
-    const items = claimed.splice(0, 16).map((step) => ({
-      delivery_id: step.delivery_id,
-      attempt: step.attempt_count,
-      attempt_id: fakeId('att'),
-      attempted_at: new Date(),
-      ok: true,
-      status_code: 204,
-      duration_ms: 3,
-      response_body: '',
-      continue: true,
-    }));
-    const { rows } = await c.query(
-      'SELECT (r.step).* FROM webhook_record_attempts($1, now(), 432000000, 20000) r',
-      [JSON.stringify(items)],
-    );
-    deliveries += items.length;
-    claimed.push(...rows.filter((row) => row.claim === 'claimed'));
-  }
+  const deliveries = await recordChains(c, claimed, 16);
   const cpu2 = cpuSeconds([pid]);
   const expected = activities.length * 3;
   process.stdout.write(

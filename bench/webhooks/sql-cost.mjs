@@ -25,6 +25,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { cpuSeconds, run, sql } from '../lib.mjs';
+import { insertLeadsWithActivities, recordChains } from './chains.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -68,27 +69,10 @@ async function measure(asyncCommit) {
         [id('sub'), account],
       );
     }
-    const leads = Array.from({ length: leadCount }, () => id('lead'));
-    const activities = Array.from({ length: leadCount * PER_LEAD }, () => id('act'));
-    await c.query(
-      `INSERT INTO leads (id, account_id, source_id, source_name, playbook_id, phone, email,
-                          first_name, last_name, fields, canonical, tcpa_opt_in_token,
-                          tcpa_opt_in_url, received_at)
-       SELECT id, $2, $3, 'bench', $4, '+14155550100', 'a@example.com', 'A', 'B', '{}', '{}',
-              't', 'https://example.com', now()
-         FROM unnest($1::text[]) AS id`,
-      [leads, account, source, playbook],
-    );
-    await c.query(
-      `WITH a AS (
-         INSERT INTO activities (id, account_id, lead_id, activity_type, activity_label, note,
-                                 data, occurred_at)
-         SELECT id, $2, ($3::text[])[(n - 1) / ${PER_LEAD} + 1], 'event', 'message_sent', 'bench',
-                '{}', now() + make_interval(secs => ((n - 1) % ${PER_LEAD}) / 1000.0)
-           FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n)
-         RETURNING id)
-       INSERT INTO outbox (topic, payload) SELECT 'activity', jsonb_build_object('activity_id', id) FROM a`,
-      [activities, account, leads],
+    const activities = await insertLeadsWithActivities(
+      c,
+      { accountId: account, sourceId: source, playbookId: playbook },
+      { leadCount, perLead: PER_LEAD },
     );
     if (asyncCommit) await c.query('SET synchronous_commit = off');
     const [{ pid }] = (await c.query('SELECT pg_backend_pid() AS pid')).rows;
@@ -128,27 +112,8 @@ async function measure(asyncCommit) {
         }
       }
     } else {
-      // As the worker records: the attempts of many chains in one call
-      // (webhook_record_attempts), each answer claiming its chain's next delivery.
-      while (claimed.length > 0) {
-        const items = claimed.splice(0, batch).map((step) => ({
-          delivery_id: step.delivery_id,
-          attempt: step.attempt_count,
-          attempt_id: id('att'),
-          attempted_at: new Date(),
-          ok: true,
-          status_code: 204,
-          duration_ms: 3,
-          response_body: '',
-          continue: true,
-        }));
-        const { rows } = await c.query(
-          'SELECT (r.step).* FROM webhook_record_attempts($1, now(), 432000000, 20000) r',
-          [JSON.stringify(items)],
-        );
-        deliveries += items.length;
-        claimed.push(...rows.filter((row) => row.claim === 'claimed'));
-      }
+      // As the worker records: the attempts of many chains in one call.
+      deliveries = await recordChains(c, claimed, batch);
     }
     const cpu2 = cpuSeconds([pid]);
     await c.query('SELECT pg_stat_force_next_flush()');
