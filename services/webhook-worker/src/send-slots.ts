@@ -30,8 +30,7 @@ export class SendSlots {
   /**
    * Runs `work` in a slot reserved before; the slot is freed when it settles.
    * Once draining, nothing new starts: the slot is given back and false returned
-   * (a delivery claimed for it waits for its lease to lapse, then the reconciler
-   * sends it).
+   * (the caller hands back the delivery it claimed for the slot: fanout.job.ts).
    */
   run(work: () => Promise<void>): boolean {
     if (this.draining) {

@@ -279,7 +279,8 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       // The deliveries fan-outs are sending from here: each ends after its attempt
       // (stopping() ends the chain walk) and is recorded before the pool closes.
       // A fan-out still in its query (close(true) does not wait for jobs) starts
-      // no send once draining: what it claimed goes to the reconciler.
+      // no send once draining: it hands back what it claimed (fanout.job.ts), or
+      // leaves it to the reconciler once the lease lapses.
       await slots?.drain();
       for (const client of clients.splice(0)) client.disconnect();
       await pool?.end();
