@@ -132,6 +132,7 @@ describe('the step transitions', () => {
       await client.end();
     }
   });
+
   it("the play states the claim and deferral spell out are the table's only ones", async () => {
     // Both say "active" as "neither completed nor stopped" (migration
     // 20261123080000), the same rows only while these three are all there are: a
