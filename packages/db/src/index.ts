@@ -14,8 +14,15 @@ export type { IdKind } from './ids.js';
 export { ID_PREFIXES, isId, newId } from './ids.js';
 export type { MicroBatcherOptions } from './micro-batcher.js';
 export { isTransactionRollback, MicroBatcher } from './micro-batcher.js';
-export type { MigrateOptions, MigrationFile } from './migrator.js';
-export { MigrationError, migrate, readMigrations } from './migrator.js';
+export type { CommentEdit, MigrateOptions, MigrationFile } from './migrator.js';
+export {
+  COMMENT_EDITS_FILE,
+  commentStrippedHash,
+  MigrationError,
+  migrate,
+  readCommentEdits,
+  readMigrations,
+} from './migrator.js';
 export { MIGRATIONS_DIR } from './paths.js';
 export type { Pool, PoolClient, PoolOptions } from './pool.js';
 export { createPool, isDatabaseUnavailable } from './pool.js';

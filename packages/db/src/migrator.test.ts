@@ -1,8 +1,16 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { MigrationError, migrate, readMigrations } from './migrator.js';
+import {
+  COMMENT_EDITS_FILE,
+  commentStrippedHash,
+  MigrationError,
+  migrate,
+  readCommentEdits,
+  readMigrations,
+} from './migrator.js';
 import { MIGRATIONS_DIR } from './paths.js';
 import { databaseUrl, withAdmin } from './testing/index.js';
 
@@ -26,13 +34,18 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string): Pro
   }
 }
 
-function migrationsDir(files: Record<string, string>): string {
+function migrationsDir(files: Record<string, string>, commentEdits?: object): string {
   const dir = mkdtempSync(join(tmpdir(), 'leadhook-mig-'));
   for (const [name, sql] of Object.entries(files)) {
     mkdirSync(join(dir, name));
     writeFileSync(join(dir, name, 'migration.sql'), sql);
   }
+  if (commentEdits) writeFileSync(join(dir, COMMENT_EDITS_FILE), JSON.stringify(commentEdits));
   return dir;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 describe('migrate', () => {
@@ -100,6 +113,85 @@ describe('migrate', () => {
       );
     } finally {
       await db.drop();
+    }
+  });
+
+  it('accepts a listed comment-only edit and updates the record, and refuses an SQL edit', async () => {
+    const db = await emptyDatabase();
+    try {
+      const original = '-- Makes a (see an old document).\nCREATE TABLE a (id int);\n';
+      await migrate({ databaseUrl: db.url, migrationsDir: migrationsDir({ '001_a': original }) });
+      const edits = {
+        '001_a': [{ previous: sha256(original), stripped: commentStrippedHash(original) }],
+      };
+
+      // The comment reworded, over two lines now: accepted, the record follows the file.
+      const reworded = '-- Makes a\n-- (see docs/operations.md).\nCREATE TABLE a (id int);\n';
+      expect(
+        await migrate({
+          databaseUrl: db.url,
+          migrationsDir: migrationsDir({ '001_a': reworded }, edits),
+        }),
+      ).toEqual([]);
+      const rows = await query<{ checksum: string }>(
+        db.url,
+        'SELECT checksum FROM "_prisma_migrations" WHERE migration_name = \'001_a\'',
+      );
+      expect(rows.map((r) => r.checksum)).toEqual([sha256(reworded)]);
+      // Stable from then on, with or without the list.
+      expect(
+        await migrate({ databaseUrl: db.url, migrationsDir: migrationsDir({ '001_a': reworded }) }),
+      ).toEqual([]);
+
+      // A comment edit not listed is refused.
+      const unlisted = '-- Makes a, again.\nCREATE TABLE a (id int);\n';
+      await expect(
+        migrate({
+          databaseUrl: db.url,
+          migrationsDir: migrationsDir({ '001_a': unlisted }, edits),
+        }),
+      ).rejects.toThrow(/edited after it was applied/);
+
+      // An SQL line edited, even with a matching comment list, is refused.
+      const db2 = await emptyDatabase();
+      try {
+        await migrate({
+          databaseUrl: db2.url,
+          migrationsDir: migrationsDir({ '001_a': original }),
+        });
+        const sqlEdited = '-- Makes a (see docs/operations.md).\nCREATE TABLE a (id bigint);\n';
+        await expect(
+          migrate({
+            databaseUrl: db2.url,
+            migrationsDir: migrationsDir({ '001_a': sqlEdited }, edits),
+          }),
+        ).rejects.toThrow(/edited after it was applied/);
+        const kept = await query<{ checksum: string }>(
+          db2.url,
+          'SELECT checksum FROM "_prisma_migrations" WHERE migration_name = \'001_a\'',
+        );
+        expect(kept.map((r) => r.checksum)).toEqual([sha256(original)]);
+      } finally {
+        await db2.drop();
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it("lists only comment edits the project's migrations still match", () => {
+    // An entry whose stripped hash no longer matches its file would let no
+    // database through: the file's SQL was changed after the entry was written.
+    const files = new Map(readMigrations(MIGRATIONS_DIR).map((m) => [m.name, m]));
+    const edits = readCommentEdits(MIGRATIONS_DIR);
+    expect(edits.size).toBeGreaterThan(0);
+    for (const [name, list] of edits) {
+      const file = files.get(name);
+      expect(file?.name).toBe(name);
+      for (const edit of list) {
+        expect(edit.stripped).toBe(commentStrippedHash(file?.sql ?? ''));
+        expect(edit.previous).not.toBe(file?.checksum);
+      }
     }
   });
 });

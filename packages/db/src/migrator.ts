@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Umzug } from 'umzug';
@@ -15,7 +15,10 @@ import { Umzug } from 'umzug';
  * - A session-level advisory lock serialises concurrent runners (several
  *   processes starting at once): the second waits, then finds nothing pending.
  * - A migration file edited after it was applied is refused: the database would
- *   no longer match the code's idea of it.
+ *   no longer match the code's idea of it. The one exception is an edit of its
+ *   comment lines only, listed in `comment-edits.json` beside the migrations
+ *   (see COMMENT_EDITS_FILE): the database is the same, so the record's checksum
+ *   is brought up to date instead.
  */
 
 /** Arbitrary constant shared by every leadhook migrator (pg_advisory_lock key). */
@@ -32,6 +35,55 @@ export class MigrationError extends Error {
     super(message);
     this.name = 'MigrationError';
   }
+}
+
+/**
+ * The file, in the migrations directory, that lists the comment-only edits of
+ * applied migrations: `{ "<migration>": [{ "previous": <checksum before the
+ * edit>, "stripped": <commentStrippedHash of the file> }] }`. A record whose
+ * checksum is a listed `previous` one is accepted only while the file's
+ * comment-stripped hash still equals the listed `stripped` one, so an edit of
+ * any SQL line is refused as before.
+ */
+export const COMMENT_EDITS_FILE = 'comment-edits.json';
+
+export interface CommentEdit {
+  previous: string;
+  stripped: string;
+}
+
+/** sha256 of a migration's SQL without its whole-line `--` comments. */
+export function commentStrippedHash(sql: string): string {
+  const code = sql
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('--'))
+    .join('\n');
+  return createHash('sha256').update(code).digest('hex');
+}
+
+function isCommentEdit(entry: unknown): entry is CommentEdit {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const { previous, stripped } = entry as Record<string, unknown>;
+  return typeof previous === 'string' && typeof stripped === 'string';
+}
+
+export function readCommentEdits(dir: string): Map<string, CommentEdit[]> {
+  const path = join(dir, COMMENT_EDITS_FILE);
+  if (!existsSync(path)) return new Map();
+  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  const edits = new Map<string, CommentEdit[]>();
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new MigrationError(`${COMMENT_EDITS_FILE} must be an object of migration names`);
+  }
+  for (const [name, list] of Object.entries(parsed)) {
+    if (!Array.isArray(list) || !list.every(isCommentEdit)) {
+      throw new MigrationError(
+        `${COMMENT_EDITS_FILE}: ${name} must list {"previous","stripped"} checksums`,
+      );
+    }
+    edits.set(name, list);
+  }
+  return edits;
 }
 
 export function readMigrations(dir: string): MigrationFile[] {
@@ -79,7 +131,17 @@ export async function migrate(options: MigrateOptions): Promise<string[]> {
     const { rows } = await client.query<AppliedRow>(
       'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"',
     );
-    const applied = verifyApplied(files, rows);
+    const { applied, commentEdited } = verifyApplied(
+      files,
+      rows,
+      readCommentEdits(options.migrationsDir),
+    );
+    for (const edit of commentEdited) {
+      await client.query(
+        'UPDATE "_prisma_migrations" SET checksum = $1 WHERE migration_name = $2 AND checksum = $3',
+        [edit.checksum, edit.name, edit.previous],
+      );
+    }
 
     const umzug = new Umzug({
       migrations: files.map((file) => ({ name: file.name, up: () => applyOne(client, file) })),
@@ -102,9 +164,20 @@ export async function migrate(options: MigrateOptions): Promise<string[]> {
   }
 }
 
-function verifyApplied(files: MigrationFile[], rows: AppliedRow[]): Set<string> {
+interface CommentEdited {
+  name: string;
+  previous: string;
+  checksum: string;
+}
+
+function verifyApplied(
+  files: MigrationFile[],
+  rows: AppliedRow[],
+  commentEdits: Map<string, CommentEdit[]>,
+): { applied: Set<string>; commentEdited: CommentEdited[] } {
   const byName = new Map(files.map((f) => [f.name, f]));
   const applied = new Set<string>();
+  const commentEdited: CommentEdited[] = [];
   for (const row of rows) {
     if (row.rolled_back_at) continue;
     if (!row.finished_at) {
@@ -114,13 +187,20 @@ function verifyApplied(files: MigrationFile[], rows: AppliedRow[]): Set<string> 
     }
     const file = byName.get(row.migration_name);
     if (file && file.checksum !== row.checksum) {
+      const listed = commentEdits.get(row.migration_name) ?? [];
+      const stripped = commentStrippedHash(file.sql);
+      if (listed.some((edit) => edit.previous === row.checksum && edit.stripped === stripped)) {
+        commentEdited.push({ name: file.name, previous: row.checksum, checksum: file.checksum });
+        applied.add(row.migration_name);
+        continue;
+      }
       throw new MigrationError(
         `migration ${row.migration_name} was edited after it was applied (checksum differs); add a new migration instead`,
       );
     }
     applied.add(row.migration_name);
   }
-  return applied;
+  return { applied, commentEdited };
 }
 
 async function applyOne(client: pg.Client, file: MigrationFile): Promise<void> {

@@ -262,7 +262,7 @@ BEGIN
 END $$;
 
 -- Records one HTTP try of a delivery and moves the delivery on, in one
--- transaction (DESIGN.md "Retries"; CONTRACT §3):
+-- transaction (docs/webhooks.md, "Retries"):
 -- * the attempt row, always (even for a try that lost a race: it did reach the
 --   subscriber);
 -- * success: succeeded, and the subscription's failing_since cleared;
@@ -384,10 +384,10 @@ BEGIN
   RETURN NEXT v_step;
 END $$;
 
--- Fans an activity out to its subscriptions (CONTRACT §3), in the caller's one
+-- Fans an activity out to its subscriptions (docs/webhooks.md), in the caller's one
 -- transaction (a single statement): a delivery per enabled, undeleted
 -- subscription of the lead's playbook or of the whole account that selected the
--- label (["*"] = all), and the activity's outbox row closed (DESIGN.md: the
+-- label (["*"] = all), and the activity's outbox row closed (the
 -- consumer closes it once the effect exists). Running it twice creates nothing
 -- new: the unique (activity_id, subscription_id), and a closed outbox row means
 -- "already fanned out".

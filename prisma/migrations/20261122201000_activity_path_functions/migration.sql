@@ -37,7 +37,7 @@ BEGIN
 END;
 $$;
 
--- Records an activity (CONTRACT §4), in the caller's transaction:
+-- Records an activity (docs/api.md, "Activities"), in the caller's transaction:
 -- * the lead's row lock (FOR UPDATE) serialises everything recorded on one lead,
 --   so the one-outcome check cannot race (activities_one_outcome_per_lead is the
 --   database's backstop);
@@ -125,7 +125,7 @@ BEGIN
 END;
 $$;
 
--- Enrolls an accepted lead (CONTRACT §4) in ONE statement: closes the lead's open
+-- Enrolls an accepted lead in its playbook in ONE statement: closes the lead's open
 -- `enrollment` outbox rows (the consumer closes them once the effect exists), and
 -- unless the lead is already enrolled, has an outcome or opted out, creates the
 -- enrollment (first step due at p_now + its delay) and records `started`.
