@@ -13,7 +13,7 @@ import {
 } from './support.js';
 
 /**
- * "Logs … without secrets or personal data" (CONTRACT §5), checked on the real
+ * "Logs … without secrets or personal data" (docs/operations.md, "Logs"), checked on the real
  * processes of `pnpm start` at LOG_LEVEL=debug: a whole flow (an account's API
  * key, a playbook whose SMS template prints the phone and email, a source's
  * intake key, a subscription's signing secret, leads by JSON and by form, steps,

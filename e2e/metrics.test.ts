@@ -15,7 +15,7 @@ import {
 
 /**
  * What an operator scrapes: the four real processes of `pnpm start` serve every
- * metric the README's "Metrics" table lists for them, with its type, and nothing
+ * metric the "Metrics" table of docs/operations.md lists for them, with its type, and nothing
  * leadhook-specific that the table does not list. Intake counts the leads it
  * answered by result.
  */
@@ -35,10 +35,10 @@ interface Documented {
   from: Process[];
 }
 
-/** The rows of the README's "Metrics" table: metric, type, labels, from, ... */
+/** The rows of the "Metrics" table of docs/operations.md: metric, type, labels, from, ... */
 function documentedMetrics(): Documented[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.split(/^## Metrics$/m)[1]?.split(/^## /m)[0] ?? '';
+  const operations = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
+  const section = operations.split(/^## Metrics$/m)[1]?.split(/^## /m)[0] ?? '';
   return section
     .split('\n')
     .filter((line) => /^\| `leadhook_/.test(line))
@@ -53,7 +53,7 @@ function documentedMetrics(): Documented[] {
         if (t === 'all') return [...PROCESSES];
         if (t === 'workers') return ['playbook-worker', 'webhook-worker'];
         if ((PROCESSES as readonly string[]).includes(t)) return [t as Process];
-        throw new Error(`README Metrics: unknown process "${t}" for ${name}`);
+        throw new Error(`docs/operations.md Metrics: unknown process "${t}" for ${name}`);
       });
       return {
         name: name.replace(/`/g, ''),
@@ -140,7 +140,7 @@ describe('metrics of the running processes', () => {
     expect(text).toMatch(/^leadhook_intake_leads_total\{result="rejected",service="intake"\} 1$/m);
   });
 
-  it('serves what the README lists, with its type, and lists what they serve', async () => {
+  it('serves what docs/operations.md lists, with its type, and lists what they serve', async () => {
     const documented = documentedMetrics();
     expect(documented.length).toBeGreaterThan(10);
     for (const process of PROCESSES) {

@@ -9,7 +9,7 @@
 //         Prisma names them); without it the SQL goes to stdout.
 //
 // Why not `prisma migrate diff`: the CLI needs Prisma's native schema engine, which
-// these machines cannot download (DESIGN.md, "Migrations and the Prisma CLI").
+// these machines cannot download (docs/operations.md, "Migrations").
 // This drives the same engine built to WebAssembly (@prisma/schema-engine-wasm)
 // through the pg driver adapter. That package's API is internal and unversioned:
 // this script is the only place that uses it. Its version must carry the engine

@@ -5,7 +5,7 @@ import type { Logger } from '@leadhook/observability';
 
 /**
  * The process supervisor behind `pnpm start`: runs each service as its own child
- * process (as operators run them, CONTRACT §5), prefixes and forwards their
+ * process (as operators run them: docs/operations.md), prefixes and forwards their
  * output, restarts a child that dies with exponential backoff, and on a signal
  * forwards it and waits, bounded, for every child to drain.
  */

@@ -1,5 +1,5 @@
 /**
- * Every environment setting of CONTRACT §5, parsed and validated once at boot into
+ * Every environment setting (docs/operations.md, "Settings"), parsed and validated once at boot into
  * one frozen object. Only a service's main.ts calls loadConfig; packages receive
  * what they need as options.
  */
@@ -208,7 +208,8 @@ function queuePrefix(text: string): string {
 
 /**
  * Every environment setting and its default: the one list loadConfig reads. The
- * README, docker-compose.yml and their tests are checked against it.
+ * settings table of docs/operations.md, docker-compose.yml and their tests are
+ * checked against it.
  */
 export const SETTING_DEFAULTS = {
   DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/leadhook',

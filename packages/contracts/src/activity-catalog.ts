@@ -1,5 +1,5 @@
 /**
- * The activity catalog (CONTRACT §4). It keeps the labels of the product leadhook
+ * The activity catalog (docs/api.md, "Activities"). It keeps the labels of the product leadhook
  * replaces (Mav), so a subscriber built for it keeps its filters, and adds the
  * finer-grained events the simulation flow needs. GET /activity_catalog, webhook
  * subscriptions' filters and POST /leads/{id}/activities all read this one table.
@@ -104,7 +104,7 @@ export function catalogEntry(type: ActivityType, label: string): CatalogEntry | 
 }
 
 /**
- * STOP and its usual synonyms (CONTRACT §4), any case, surrounding whitespace:
+ * STOP and its usual synonyms (docs/api.md, "Activities"), any case, surrounding whitespace:
  * a reply that is one of these ends outreach at once.
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set([

@@ -1,5 +1,5 @@
 /**
- * The lead submission (CONTRACT §1): one JSON Schema that intake validates with,
+ * The lead submission (docs/intake.md, "Fields"): one JSON Schema that intake validates with,
  * the Integration Instructions describe, and OpenAPI publishes.
  *
  * Custom formats (registered in validation.ts): `phone` (dialable, any common
@@ -33,7 +33,7 @@ export type LeadFieldName = (typeof LEAD_FIELD_NAMES)[number];
 /** Fields stored as sent and also as a trimmed, lower-cased canonical value. */
 export const CANONICAL_FIELDS = ['gender', 'marital_status', 'credit_rating'] as const;
 
-/** Bounds on unknown extra fields (CONTRACT §1). */
+/** Bounds on unknown extra fields (docs/intake.md, "Extra fields"). */
 export const EXTRA_FIELD_LIMITS = {
   maxFields: 50,
   maxNameLength: 64,

@@ -1,5 +1,5 @@
 /**
- * Validation and normalization of a lead submission (CONTRACT §1) against the one
+ * Validation and normalization of a lead submission (docs/intake.md, "Fields") against the one
  * schema in lead.schema.ts. Intake and the automation-platform action both call
  * createLeadValidator, so a lead is judged the same way on every path.
  */
@@ -62,7 +62,7 @@ export interface LeadValidatorOptions {
 export type LeadValidator = (body: Readonly<Record<string, unknown>>) => LeadValidationResult;
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set([...LEAD_FIELD_NAMES, 'external_id']);
-/** Sellers often send these two as JSON numbers (CONTRACT §1). */
+/** Sellers often send these two as JSON numbers (docs/intake.md, "Fields"). */
 const NUMBER_AS_STRING_FIELDS: ReadonlySet<string> = new Set(['phone', 'current_residence_zip']);
 
 const FORMAT_MESSAGES: Record<string, string> = {

@@ -1,7 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 
 /**
- * The body of every activity webhook (CONTRACT §3): the specification's fields,
+ * The body of every activity webhook (docs/webhooks.md, "Payload"): the specification's fields,
  * plus the flat fields that subscribers of the product leadhook replaces (Mav)
  * already read. `webhook-id` carries `id`; receivers deduplicate on it and order
  * by `occurred_at`. Additional properties are refused here so that a field added

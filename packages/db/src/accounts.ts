@@ -4,7 +4,7 @@ import { newId } from './ids.js';
 
 /**
  * API keys: `lh_` + 32 random bytes (base64url). They are high-entropy, so a
- * SHA-256 hash is stored and looked up by index (DESIGN.md); the plain key is
+ * SHA-256 hash is stored and looked up by index (a random key of that entropy needs no slow hash); the plain key is
  * shown once, at creation or rotation.
  */
 export function generateApiKey(): string {

@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
-/** Every entity's id prefix (STYLE.md §6). */
+/** Every entity's id prefix (docs/api.md, "Conventions"). */
 export const ID_PREFIXES = {
   account: 'acc',
   apiKey: 'key',

@@ -2,7 +2,7 @@ import { type Logger, type LoggerOptions, pino } from 'pino';
 
 /**
  * Paths pino removes from every log line. Personal data and secrets never reach
- * logs (STYLE.md §8): code logs ids, never these values, and this list is the net
+ * logs (docs/operations.md, "Logs"): code logs ids, never these values, and this list is the net
  * under that habit for objects logged whole by mistake.
  */
 export const REDACT_PATHS = [

@@ -1,6 +1,6 @@
 import type { CallStatus, SmsStatus } from './provider.js';
 
-/** The activity a provider status becomes (CONTRACT §4), or null for none. */
+/** The activity a provider status becomes (docs/api.md, "Activities"), or null for none. */
 export type StatusActivity =
   | {
       type: 'event';

@@ -1,7 +1,7 @@
 import type { SimulatedCallOutcome, SimulatedSmsOutcome } from '@leadhook/config';
 
 /**
- * The messaging provider interface (CONTRACT §4): the playbook worker sends SMS
+ * The messaging provider interface (docs/operations.md, "Messaging provider"): the playbook worker sends SMS
  * and places calls only through it. The default implementation is the simulation
  * (simulation.provider.ts); a carrier (Twilio, Telnyx, …) plugs in behind the
  * same two calls.

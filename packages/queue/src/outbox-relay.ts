@@ -3,7 +3,7 @@ import { PeriodicTask } from './periodic-task.js';
 import { type JobPayloads, OUTBOX_TOPIC_LIST, type OutboxTopic, type QueueSet } from './queues.js';
 
 /**
- * The outbox relay (DESIGN.md "The outbox"): re-enqueues outbox rows whose
+ * The outbox relay (docs/operations.md, "Architecture"): re-enqueues outbox rows whose
  * consumer has not closed them yet. It is what makes "201 even while Redis is
  * down" true: the writer's fast-path enqueue may have failed, and Redis (which
  * keeps nothing on disk) may have forgotten a job it had.

@@ -3,7 +3,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 
 /**
  * The job catalog: every queue, its payload (ids only: a processor reloads the
- * row, STYLE.md §4) and its deterministic job id. BullMQ ignores an add whose job
+ * row) and its deterministic job id. BullMQ ignores an add whose job
  * id already exists, so a fact enqueued twice (fast path and outbox relay) is one
  * job while Redis holds it; consumers are idempotent for the rest.
  */
@@ -55,7 +55,7 @@ export function isTopic(value: string): value is Topic {
 }
 
 /**
- * The topics that have outbox rows (DESIGN.md "The outbox"), each with the one
+ * The topics that have outbox rows (docs/operations.md, "Architecture"), each with the one
  * process whose relay sends them again: the process that consumes the topic's
  * queue. A relay anywhere else would only duplicate that work (two processes
  * claiming and re-checking the same rows), and a job it sent would still wait for

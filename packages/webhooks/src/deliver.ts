@@ -156,7 +156,7 @@ function clientFor(allowPrivate: boolean, resolve: Resolve = systemResolve): Got
  * network does (only for its caller's `signal`). Redirects are not followed (a
  * 3xx is a failure: following one would let a public URL bounce the worker to an
  * internal one, and the subscriber should save its final URL). got's retries are off: the delivery row
- * schedules retries (DESIGN.md "Retries"); only a request that never reached the
+ * schedules retries (docs/webhooks.md, "Retries"); only a request that never reached the
  * subscriber is sent again (see post).
  */
 export async function deliver(options: DeliverOptions): Promise<AttemptResult> {

@@ -46,7 +46,7 @@ export interface PayloadRows {
 }
 
 /**
- * The webhook body (CONTRACT §3; schema: webhookPayloadSchema in
+ * The webhook body (docs/webhooks.md, "Payload"; schema: webhookPayloadSchema in
  * packages/contracts) from its rows: names are the current ones (as the
  * management API shows them), except the originator's, which is the source's
  * name at acceptance.

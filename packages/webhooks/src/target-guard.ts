@@ -3,7 +3,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * The SSRF guard (CONTRACT §3, DESIGN.md "Safety at the edges"). Subscriber URLs
+ * The SSRF guard (docs/webhooks.md, "Safety"). Subscriber URLs
  * are chosen by account owners, so a delivery must not reach the worker's own
  * network: loopback, RFC 1918, CGNAT, ULA, link-local (cloud metadata at
  * 169.254.169.254), unspecified, multicast, reserved, and IPv4-mapped IPv6 forms

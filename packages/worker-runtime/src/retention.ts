@@ -5,7 +5,7 @@ import { PeriodicTask } from '@leadhook/queue';
  * The retention job (issue 6): removes what leadhook no longer needs, on a timer
  * in every worker process, in bounded batches.
  *
- * - idempotency keys older than 24 h (CONTRACT §1: a key replays for 24 h, and
+ * - idempotency keys older than 24 h (docs/intake.md, "Idempotency": a key replays for 24 h, and
  *   intake already ignores older ones);
  * - outbox rows closed by their consumer more than `outboxRetentionMs` ago;
  * - the subscriber's response body of webhook attempts older than
@@ -29,7 +29,7 @@ export const RETENTION_KINDS: readonly RetentionKind[] = [
 /** Arbitrary constant next to the migrator's (7_245_190_331) and the test template's. */
 export const RETENTION_LOCK_KEY = 7_245_190_333;
 
-/** CONTRACT §1: an Idempotency-Key replays its first answer for 24 h. */
+/** An Idempotency-Key replays its first answer for 24 h (docs/intake.md). */
 const IDEMPOTENCY_KEY_HOURS = 24;
 
 export interface RetentionOptions {

@@ -20,8 +20,8 @@ import { RETENTION_KINDS, RetentionJob } from './retention.js';
 import { registerOutboxLagGauge, registerQueueDepthGauge } from './scrape-metrics.js';
 
 /**
- * What every worker process runs besides its own jobs (CONTRACT §5, DESIGN.md "The
- * outbox"): a small HTTP server for /healthz, /readyz and /metrics, the outbox
+ * What every worker process runs besides its own jobs (docs/operations.md,
+ * "Architecture"): a small HTTP server for /healthz, /readyz and /metrics, the outbox
  * relay of the topics the worker consumes, the retention job and the queue-depth gauges. A worker's real work (BullMQ workers, reconcilers) plugs in as components,
  * which share the runtime's pool, queues and metrics.
  */

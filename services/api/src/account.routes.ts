@@ -8,7 +8,7 @@ import { bodyValidator } from './validation.js';
 
 const validateUpdate = bodyValidator(accountUpdateSchema);
 
-/** `/account` (CONTRACT §2; also the automation platforms' connection test, §7). */
+/** `/account` (docs/api.md, "Account"; also the automation platforms' connection test). */
 export function accountRoutes(prisma: PrismaClient): Router {
   const router = Router();
 

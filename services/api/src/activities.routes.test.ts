@@ -59,9 +59,9 @@ const labels = (entries: readonly { activity_label: string }[]) =>
   entries.map((e) => e.activity_label);
 
 describe('GET /activity_catalog', () => {
-  // Written from CONTRACT §4, not derived from ACTIVITY_CATALOG: the test fails if
-  // the catalog drops, adds or regroups a label the contract names.
-  const CONTRACT_EVENTS: Record<string, readonly string[]> = {
+  // Written from docs/api.md ("Activities"), not derived from ACTIVITY_CATALOG: the
+  // test fails if the catalog drops, adds or regroups a label the docs name.
+  const DOCUMENTED_EVENTS: Record<string, readonly string[]> = {
     lifecycle: ['started', 'completed', 'stopped', 'reengagement_sent'],
     messaging: [
       'first_message_sent',
@@ -86,7 +86,7 @@ describe('GET /activity_catalog', () => {
     ],
     copilot: ['copilot_paused', 'copilot_restarted'],
   };
-  const CONTRACT_OUTCOMES = [
+  const DOCUMENTED_OUTCOMES = [
     'qualified',
     'unqualified',
     'interested',
@@ -106,10 +106,10 @@ describe('GET /activity_catalog', () => {
     expect(res.body.next_cursor).toBeNull();
 
     const expected = [
-      ...Object.entries(CONTRACT_EVENTS).flatMap(([group, names]) =>
+      ...Object.entries(DOCUMENTED_EVENTS).flatMap(([group, names]) =>
         names.map((label) => `event/${group}/${label}`),
       ),
-      ...CONTRACT_OUTCOMES.map((label) => `outcome/outcome/${label}`),
+      ...DOCUMENTED_OUTCOMES.map((label) => `outcome/outcome/${label}`),
     ].sort();
     expect(expected).toHaveLength(34);
     const entries: { label: string; type: string; group: string; meaning: string }[] =

@@ -7,7 +7,7 @@ import { bodyValidator } from './validation.js';
 
 const validateCreate = bodyValidator(activityCreateSchema);
 
-/** `/activity_catalog` and `/leads/{id}/activities` (CONTRACT §2, §4). Mounted behind requireApiKey. */
+/** `/activity_catalog` and `/leads/{id}/activities` (docs/api.md, "Activities"). Mounted behind requireApiKey. */
 export function activitiesRoutes(ctx: ActivitiesContext): Router {
   const router = Router();
   const catalog = activityCatalog();

@@ -114,7 +114,7 @@ export function apiRouter(deps: ApiDeps): Router {
 }
 
 /**
- * The management API (CONTRACT §2) with health, readiness and metrics. Ready
+ * The management API (docs/api.md) with health, readiness and metrics. Ready
  * means PostgreSQL answers: Redis is reported in /readyz but optional, since the
  * API's only use of it is the fast-path enqueue of a reported activity, which
  * fails fast and is covered by the outbox row committed with the activity.

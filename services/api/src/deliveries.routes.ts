@@ -9,7 +9,7 @@ import { bodyValidator, queryValidator } from './validation.js';
 const validateListQuery = queryValidator(deliveryListQuerySchema);
 const validateRecover = bodyValidator(subscriptionRecoverSchema);
 
-/** The delivery log, redeliver and recover (CONTRACT §2 "deliveries"). Mounted behind requireApiKey. */
+/** The delivery log, redeliver and recover (docs/api.md, "Deliveries"). Mounted behind requireApiKey. */
 export function deliveriesRoutes(prisma: PrismaClient): Router {
   const router = Router();
 

@@ -11,7 +11,7 @@ import { keyset, type Page, type PageRequest, pageOf } from './pagination.js';
 import { findSubscription } from './subscriptions.service.js';
 
 /**
- * The delivery log and its two repair actions (CONTRACT §2 "deliveries"; Svix's
+ * The delivery log and its two repair actions (docs/api.md, "Deliveries"; Svix's
  * message destination and attempt). Redeliver and recover only reset rows: the
  * row is the truth, and the webhook worker's reconciler picks up every pending
  * delivery whose next_attempt_at has passed and enqueues it. The webhook-id of a

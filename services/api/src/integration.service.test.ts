@@ -74,7 +74,7 @@ describe('GET /marketing_sources/{id}/integration', () => {
     expect(doc.fields.find((f) => f.name === 'phone')?.format).toBe('phone');
   });
 
-  it('states the extra-field rules and the response table of CONTRACT §1', () => {
+  it('states the extra-field rules and the answers of docs/intake.md', () => {
     expect(doc.extra_fields).toMatchObject({
       max_fields: EXTRA_FIELD_LIMITS.maxFields,
       max_name_length: EXTRA_FIELD_LIMITS.maxNameLength,

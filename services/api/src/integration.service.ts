@@ -87,7 +87,7 @@ function htmlForm(postUrl: string, fields: readonly Field[]): string {
   ].join('\n');
 }
 
-/** The Integration Instructions of one source (CONTRACT §2), all on its real post_url. */
+/** The Integration Instructions of one source (docs/api.md, "Marketing sources"), all on its real post_url. */
 export function integrationInstructions(source: MarketingSource): IntegrationInstructions {
   const fields = integrationFields();
   return {

@@ -8,7 +8,7 @@ import { queryValidator } from './validation.js';
 
 const validateListQuery = queryValidator(leadListQuerySchema);
 
-/** `/leads` (CONTRACT §2): read-only; leads come from intake. Mounted behind requireApiKey. */
+/** `/leads` (docs/api.md, "Leads"): read-only; leads come from intake. Mounted behind requireApiKey. */
 export function leadsRoutes(prisma: PrismaClient): Router {
   const router = Router();
 

@@ -12,7 +12,7 @@ import { bodyValidator } from './validation.js';
 
 /**
  * Leads are written by intake and the activity path; the management API only
- * reads them (CONTRACT §2). Another account's lead is not found.
+ * reads them (docs/api.md, "Leads"). Another account's lead is not found.
  */
 
 const leadInclude = {

@@ -3,7 +3,7 @@ import type { Operation } from './openapi.operations.js';
 
 /**
  * The activity subscription and delivery operations of the OpenAPI document
- * (CONTRACT §2, §3), apart from openapi.operations.ts to keep each file small.
+ * (docs/api.md, docs/webhooks.md), apart from openapi.operations.ts to keep each file small.
  * openapi.test.ts checks them against the router like every other operation.
  */
 

@@ -204,7 +204,7 @@ function intakePath(intakeBaseUrl: string) {
       content: { 'application/json': { schema: ref(r.schema), example: r.example } },
     };
   }
-  // CONTRACT §1 redirect_url: a form's answer is a redirect instead of the JSON
+  // redirect_url (docs/intake.md, "Browsers"): a form's answer is a redirect instead of the JSON
   // above (the body, if any, is a courtesy note and carries nothing).
   responses['303'] = {
     description:
@@ -219,7 +219,7 @@ function intakePath(intakeBaseUrl: string) {
       ...IDEMPOTENT_REPLAYED,
     },
   };
-  // Not a case of CONTRACT §1's table, but an answer a seller can get.
+  // Not a case of docs/intake.md's table, but an answer a seller can get.
   responses['500'] = {
     description:
       'An unexpected error on our side (code internal_error). Retry later, with the same Idempotency-Key if you sent one.',

@@ -16,7 +16,7 @@ import { bodyValidator } from './validation.js';
 const validateCreate = bodyValidator(playbookCreateSchema);
 const validateUpdate = bodyValidator(playbookUpdateSchema);
 
-/** `/playbooks` (CONTRACT §2, §4). Mounted behind requireApiKey. */
+/** `/playbooks` (docs/api.md, "Playbooks"). Mounted behind requireApiKey. */
 export function playbooksRoutes(prisma: PrismaClient): Router {
   const router = Router();
 

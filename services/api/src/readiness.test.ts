@@ -9,7 +9,7 @@ import { createLead } from './testing/leads.factory.js';
 
 // The api needs PostgreSQL; Redis only carries the fast-path announcement of a
 // reported activity, which the outbox row committed with it covers. So /readyz
-// names Redis but stays 200 without it, as intake's does (README "Running").
+// names Redis but stays 200 without it, as intake's does (docs/operations.md, "Health and readiness").
 
 describe('api /readyz and Redis', () => {
   let redis: PrivateRedis;

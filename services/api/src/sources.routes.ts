@@ -37,7 +37,7 @@ function sourceOf(result: SourceWriteResult) {
   }
 }
 
-/** `/marketing_sources` (CONTRACT §2). Mounted behind requireApiKey. */
+/** `/marketing_sources` (docs/api.md, "Marketing sources"). Mounted behind requireApiKey. */
 export function sourcesRoutes(ctx: SourcesContext): Router {
   const router = Router();
 

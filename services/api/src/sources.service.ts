@@ -39,7 +39,7 @@ function isSourceStatus(value: string): value is SourceStatus {
   return SOURCE_STATUSES.some((s) => s === value);
 }
 
-/** The seller's URL: the intake key is its only credential (CONTRACT §1). */
+/** The seller's URL: the intake key is its only credential (docs/intake.md, "The post URL"). */
 export function postUrlOf(publicBaseUrl: string, accountId: string, intakeKey: string): string {
   return `${publicBaseUrl}/marketing_sources/${encodeURIComponent(accountId)}/${encodeURIComponent(intakeKey)}`;
 }
@@ -191,7 +191,7 @@ export async function deleteSource(
 
 /**
  * A new intake key in one statement: the old post_url stops matching any source
- * at once (CONTRACT §2 requires that intake never caches keys).
+ * at once (intake never caches keys: a rotated URL stops at once).
  */
 export async function rotateSourceUrl(
   ctx: SourcesContext,

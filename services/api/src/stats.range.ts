@@ -2,7 +2,7 @@ import type { SourceStatsQuery } from '@leadhook/contracts';
 import type { ErrorDetail } from './validation.js';
 
 /**
- * The range of `GET /marketing_sources/{id}/stats` (CONTRACT §2), resolved from the
+ * The range of `GET /marketing_sources/{id}/stats` (docs/api.md, "Source performance"), resolved from the
  * optional `from`/`to` into half-open instants and the UTC days they touch. Pure:
  * the route passes the clock.
  */

@@ -16,7 +16,7 @@ export function testActivityId(): string {
 }
 
 /**
- * The payload of a test delivery: the shape of every delivery (CONTRACT §3), with
+ * The payload of a test delivery: the shape of every delivery (docs/webhooks.md, "Test sends"), with
  * activity_label `test`, empty lead fields and no data, so a receiver exercises
  * its parsing and signature check without a lead.
  */

@@ -33,7 +33,7 @@ function subscriptionOf<T>(result: SubscriptionResult<T>, what = 'subscription')
 export type SubscriptionRoutesContext = SubscriptionsContext & SubscriptionTestContext;
 
 /**
- * Activity subscriptions (CONTRACT §2): per playbook under `/playbooks/{id}`, and
+ * Activity subscriptions (docs/api.md, "Subscriptions"): per playbook under `/playbooks/{id}`, and
  * account-wide under `/subscriptions`. Mounted behind requireApiKey.
  */
 export function subscriptionsRoutes(ctx: SubscriptionRoutesContext): Router {

@@ -41,7 +41,7 @@ export interface SubscriptionRow {
   updatedAt: Date;
 }
 
-/** The API shape of a row: never the secret (CONTRACT §2). */
+/** The API shape of a row: never the secret (docs/api.md, "Subscriptions"). */
 export function presentSubscription(row: SubscriptionRow): Subscription {
   return {
     id: row.id,
@@ -104,7 +104,7 @@ async function livePlaybookExists(prisma: PrismaClient, accountId: string, playb
 
 /**
  * A subscription of one playbook, or of the whole account when `playbookId` is
- * null (every playbook, as the automation-platform hooks of CONTRACT §7 make).
+ * null (every playbook, as the automation-platform hooks make).
  */
 export async function createSubscription(
   ctx: SubscriptionsContext,

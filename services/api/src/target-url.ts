@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { isPublicAddress } from '@leadhook/webhooks';
 
 /**
- * The early, literal half of the SSRF guard (CONTRACT §3): a subscription URL
+ * The early, literal half of the SSRF guard (docs/webhooks.md, "Safety"): a subscription URL
  * whose host is written as a non-public address, or is `localhost`, is refused
  * when it is saved, so the account learns at once. It cannot see what a name
  * resolves to; deliver() checks the resolved address at connect time, which is

@@ -41,7 +41,7 @@ const leadTemplate: SchemaValidateFunction = (enabled: boolean, data: unknown) =
 };
 
 function newAjv(coerceTypes: boolean): Ajv {
-  // allErrors: a 422 lists every problem, not the first (CONTRACT §2).
+  // allErrors: a 422 lists every problem, not the first (docs/api.md, "Errors").
   const ajv = new Ajv({ allErrors: true, allowUnionTypes: true, coerceTypes, useDefaults: true });
   addFormats.default(ajv, ['uri', 'date-time', 'email']);
   ajv.addKeyword({

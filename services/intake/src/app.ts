@@ -1,5 +1,5 @@
 /**
- * The intake HTTP app (CONTRACT §1): wiring only. Everything arrives as deps;
+ * The intake HTTP app (docs/intake.md): wiring only. Everything arrives as deps;
  * main.ts is the only reader of configuration.
  */
 import { createLeadValidator, type LeadValidator } from '@leadhook/contracts';

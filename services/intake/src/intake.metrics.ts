@@ -1,7 +1,7 @@
 import type { Metrics } from '@leadhook/observability';
 import { Counter } from 'prom-client';
 
-/** What intake decided about a lead it read: the three stored answers (CONTRACT §1). */
+/** What intake decided about a lead it read: the three stored answers (docs/intake.md, "Answers"). */
 export const LEAD_RESULTS = ['accepted', 'duplicate', 'rejected'] as const;
 export type LeadResult = (typeof LEAD_RESULTS)[number];
 

@@ -1,5 +1,5 @@
 /**
- * The intake's response bodies (CONTRACT §1), always JSON. Every error answers
+ * The intake's response bodies (docs/intake.md, "Answers"), always JSON. Every error answers
  * the shape of a rejected lead, `{"status", "errors":[{field, code, message}]}`,
  * so a seller parses one shape: `status` is "rejected" for what the seller must
  * change (4xx) and "error" for what they should simply retry (429, 5xx);

@@ -1,5 +1,5 @@
 /**
- * Transport only (STYLE.md §3): content type, capped body, parse, one call into
+ * Transport only: content type, capped body, parse, one call into
  * the domain, then a switch over its result. Status codes live here and nowhere
  * in the service.
  */

@@ -1,5 +1,5 @@
 /**
- * The intake domain (CONTRACT §1): resolve the source, limit its rate, validate,
+ * The intake domain (docs/intake.md): resolve the source, limit its rate, validate,
  * then store the lead or record the duplicate or rejection. Expected cases are a
  * discriminated result the route maps to HTTP; only bugs throw.
  */

@@ -2,7 +2,7 @@
  * The intake's SQL. Raw `pg`, not Prisma, on purpose: intake is the hot path (a
  * benchmark holds it to half of pgbench doing the same inserts), and a plain pool
  * with named prepared statements measured ~2x faster per row than Prisma
- * (DESIGN.md). Accepted leads are group-committed (MicroBatcher, packages/db): the
+ * (docs/operations.md, "Architecture"). Accepted leads are group-committed (MicroBatcher, packages/db): the
  * source lookups of concurrent requests share one query, and their writes one
  * call of the SQL function intake_accept_batch (locks in sorted order, duplicate
  * lookups, leads, submissions and outbox rows, as one transaction). The
@@ -241,7 +241,7 @@ export interface StoredResponse {
   body: unknown;
 }
 
-/** How long an Idempotency-Key is remembered (CONTRACT §1). */
+/** How long an Idempotency-Key is remembered (docs/intake.md, "Idempotency"). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
 export async function findIdempotentResponse(

@@ -1,5 +1,5 @@
 /**
- * The messaging provider's webhooks (CONTRACT §4: replies reach leadhook "through
+ * The messaging provider's webhooks (docs/operations.md, "Provider hooks": replies reach leadhook "through
  * POST /leads/{id}/activities … or through the provider's inbound hook; both take
  * the same path"). On the public intake service, because a carrier needs a public
  * URL:

@@ -27,11 +27,11 @@ interface EnrollRow extends RecordedRow {
 }
 
 /**
- * Enrolls an accepted lead in its playbook (CONTRACT §4). In ONE transaction (one
+ * Enrolls an accepted lead in its playbook (docs/api.md, "Playbooks"). In ONE transaction (one
  * statement: the SQL function playbook_enroll): the enrollment row, the `started`
  * activity through the activity path, and the closing of the lead's open
  * `enrollment` outbox rows (the consumer closes the row once the effect exists,
- * DESIGN.md). Safe to run twice: a lead already enrolled (Enrollment.lead_id is
+ * docs/operations.md, "Architecture"). Safe to run twice: a lead already enrolled (Enrollment.lead_id is
  * unique, and the lead's row lock serialises two workers) only gets its rows
  * closed. A lead with an outcome or opted out is not enrolled.
  */

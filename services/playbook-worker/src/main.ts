@@ -5,7 +5,7 @@ import { createWorker } from './worker.js';
 const config = loadConfigOrExit();
 const worker = createWorker({ config });
 if (contactHoursWiderThanLaw(config.contactHours)) {
-  // CONTRACT §5: a window wider than 08:00-21:00 is for development and tests only.
+  // docs/operations.md, "Settings": a window wider than 08:00-21:00 is for development and tests only.
   worker.logger.warn(
     { contact_hours: config.contactHours.text },
     'CONTACT_HOURS is wider than 08:00-21:00: for development and tests only',

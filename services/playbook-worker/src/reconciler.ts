@@ -11,7 +11,7 @@ export interface ReconcileOptions {
 /**
  * Re-enqueues the step of every active play that PostgreSQL says is due (or due
  * within the horizon) in case Redis, which keeps nothing on disk, has forgotten
- * its job (DESIGN.md: "A reconciler in each worker"). Deterministic job ids make
+ * its job (docs/operations.md, "Architecture"). Deterministic job ids make
  * this harmless for jobs Redis still holds. A job Redis kept as completed or
  * failed while the row still points at its step (a processing error) would block
  * the re-add of its id, so it is removed first. Returns how many were enqueued.

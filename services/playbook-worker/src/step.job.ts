@@ -71,7 +71,7 @@ interface StepRecordRow extends RecordedRow {
 }
 
 /**
- * Runs one step of a play (CONTRACT §4). The enrollment row is the truth: the job
+ * Runs one step of a play (docs/api.md, "Playbooks"). The enrollment row is the truth: the job
  * only says "look now", so it returns early unless the play is active, at this
  * step, and due. A step never runs twice for one lead: it is claimed
  * (playbook_step_claim: the lead's row lock, then a conditional UPDATE

@@ -61,7 +61,7 @@ const deliveryOf = (activityId: string, subscriptionId: string) =>
   });
 
 describe('fan-out and the payload', () => {
-  it('delivers the CONTRACT §3 payload, signed, and records the attempt', async () => {
+  it('delivers the documented payload, signed, and records the attempt', async () => {
     const w = await h.startWorker();
     const sub = await h.subscriber();
     const { id: subscriptionId, secret } = await h.subscription({ url: `${sub.url}?k=1` });

@@ -7,7 +7,7 @@ import { QueueSet } from '@leadhook/queue';
 import { freePort } from '@leadhook/worker-runtime/testing';
 import { forgetRedis, Harness, REDIS_URL, waitFor } from './testing/harness.js';
 
-// At-least-once (CONTRACT §3, DESIGN.md): PostgreSQL is the truth; a worker killed
+// At-least-once (docs/webhooks.md): PostgreSQL is the truth; a worker killed
 // mid-delivery or a Redis that forgot everything loses no delivery.
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -66,7 +66,7 @@ export async function fanOutMany(
 }
 
 /**
- * Fans an activity out to its subscriptions (CONTRACT §3) with the SQL function
+ * Fans an activity out to its subscriptions (docs/webhooks.md) with the SQL function
  * webhook_fan_out (in a transaction shared with the fan-outs other jobs asked
  * for meanwhile: deps.fanOuts; its comment in migration
  * 20261122200000_webhook_hot_path says what it guarantees: a delivery per

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { Harness, type RunningWorker, waitFor } from './testing/harness.js';
 
-// The operator's view of the webhook worker (README "Metrics"): the series
+// The operator's view of the webhook worker (docs/operations.md, "Metrics"): the series
 // its /metrics serves, scraped from the worker as createWorker wires it.
 
 let h: Harness;

@@ -30,7 +30,7 @@ const MOUNTAIN = 'America/Denver';
 const PACIFIC = 'America/Los_Angeles';
 
 const DIALER_DOCS = 'dialer documentation on split area codes (shared/CONTACT_RULES.md)';
-const DESIGN = 'shared/DESIGN.md, "Area code → time zone"';
+const DESIGN = 'docs/api.md, "Contact window" (split area codes)';
 const CHECKED = '2026-11-22';
 
 function split(zones: readonly string[], note: string): AreaCodeOverride {

@@ -4,7 +4,7 @@ import { idSchema, listEnvelopeSchema, timestampSchema } from './common.schema.j
 
 /**
  * The activity catalog and activities as the management API shows them
- * (CONTRACT §2, §4). The labels themselves live in one table
+ * (docs/api.md, "Activities"). The labels themselves live in one table
  * (activity-catalog.ts); these schemas describe how they travel.
  */
 

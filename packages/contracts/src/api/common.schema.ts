@@ -1,5 +1,5 @@
 /**
- * Building blocks shared by every management API schema (CONTRACT §2): the error
+ * Building blocks shared by every management API schema (docs/api.md): the error
  * envelope, list envelopes, ids and timestamps. Plain JSON Schema objects `as const`:
  * ajv validates with them, FromSchema derives the types, OpenAPI publishes them.
  */

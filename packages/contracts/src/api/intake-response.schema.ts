@@ -1,7 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 
 /**
- * The answers of the public intake endpoint (CONTRACT §1), as published in OpenAPI
+ * The answers of the public intake endpoint (docs/intake.md), as published in OpenAPI
  * and in each source's Integration Instructions. Always JSON.
  */
 
@@ -77,7 +77,7 @@ function retryable(code: string, message: string) {
   return { status: 'error', errors: [{ field: null, code, message }] };
 }
 
-/** The response table of CONTRACT §1, one row per case. */
+/** The answers of docs/intake.md ("Answers"), one row per case. */
 export const INTAKE_RESPONSES: readonly IntakeResponseCase[] = [
   {
     case: 'Accepted: the lead is stored and will be enrolled in the playbook.',

@@ -3,9 +3,9 @@ import { activitySchema } from './activity.schema.js';
 import { idSchema, listEnvelopeSchema, listQuerySchema, timestampSchema } from './common.schema.js';
 
 /**
- * Leads as the management API shows them (CONTRACT §2): `GET /leads` lists them,
+ * Leads as the management API shows them (docs/api.md, "Leads"): `GET /leads` lists them,
  * `GET /leads/{id}` adds the activity timeline and the duplicate attributions.
- * Leads are created only by intake (CONTRACT §1); the API reads them.
+ * Leads are created only by intake (docs/intake.md); the API reads them.
  */
 
 /** `{id, name}` of an object a lead points at. */

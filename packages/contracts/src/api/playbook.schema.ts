@@ -3,7 +3,7 @@ import { LEAD_FIELD_NAMES } from '../lead.schema.js';
 import { idSchema, timestampSchema } from './common.schema.js';
 
 /**
- * One step of a playbook (CONTRACT §4). A template is required for sms and optional
+ * One step of a playbook (docs/api.md, "Playbooks"). A template is required for sms and optional
  * for a call (its script). `x-lead-template` marks a string whose `{{placeholders}}`
  * must be lead fields; the api's ajv instance implements it as a keyword, so an
  * unknown placeholder is reported with every other problem of the body.

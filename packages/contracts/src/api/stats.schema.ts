@@ -1,7 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 
 /**
- * `GET /marketing_sources/{id}/stats` (CONTRACT §2, source performance): what a
+ * `GET /marketing_sources/{id}/stats` (docs/api.md, "Source performance"): what a
  * source sent (accepted, duplicate, rejected by reason) and the outcomes its leads
  * reached, over a range of UTC days.
  */

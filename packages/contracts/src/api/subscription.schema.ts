@@ -4,7 +4,7 @@ import { idSchema, listEnvelopeSchema, listQuerySchema, timestampSchema } from '
 
 /**
  * Activity subscriptions and their deliveries as the management API shows them
- * (CONTRACT §2, §3; Svix's endpoint → message destination → attempt). Which
+ * (docs/api.md and docs/webhooks.md; Svix's endpoint → message destination → attempt). Which
  * labels a list may hold is checked against the activity catalog by the API (the
  * 422 names the unknown label); the schema bounds the shape.
  */

@@ -4,7 +4,7 @@ import { waitFor } from './wait.js';
 
 /**
  * A throwaway redis-server on its own port that keeps nothing on disk, like the
- * operators' (DESIGN.md): for tests that take Redis away, since the machine's
+ * operators' (docs/operations.md): for tests that take Redis away, since the machine's
  * Redis is shared with other test runs and is never stopped.
  */
 export class PrivateRedis {

@@ -3,11 +3,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SETTING_DEFAULTS, SETTING_NAMES } from '@leadhook/config';
 
-// The README's settings table is the operator's list: it names every setting
-// packages/config reads, with its default, and nothing else.
+// The settings table of docs/operations.md is the operator's list: it names every
+// setting packages/config reads, with its default, and nothing else.
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const section = readme.split(/^## Settings$/m)[1]?.split(/^## /m)[0] ?? '';
+const operations = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
+const section = operations.split(/^## Settings$/m)[1]?.split(/^## /m)[0] ?? '';
 const rows = section
   .split('\n')
   .filter((line) => line.startsWith('| `'))
@@ -19,7 +19,7 @@ const rows = section
     };
   });
 
-describe('README settings table', () => {
+describe('the settings table of docs/operations.md', () => {
   it('lists every setting, and only settings', () => {
     const listed = rows.flatMap((r) => r.names);
     expect([...listed].sort()).toEqual([...SETTING_NAMES].sort());
