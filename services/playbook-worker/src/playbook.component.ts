@@ -9,6 +9,7 @@ import { Counter, Histogram } from 'prom-client';
 import { type AdmissionOptions, StepBacklogGate } from './admission.js';
 import { enrollLead } from './enrollment.job.js';
 import type { PlaybookDeps } from './playbook.deps.js';
+import { ENROLLMENT_RESULTS, STEP_SERIES } from './playbook.metrics.js';
 import { reconcileOnce } from './reconciler.js';
 import { runStep, type StepPayload } from './step.job.js';
 
@@ -112,6 +113,9 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
         labelNames: ['result'] as const,
         registers: [metrics.registry],
       });
+      // Every series at 0 from the start, so rates exist before the first job.
+      for (const result of ENROLLMENT_RESULTS) enrollments.inc({ result }, 0);
+      for (const series of STEP_SERIES) steps.inc(series, 0);
       const connect = () => {
         const redis = createWorkerRedis(config.redisUrl);
         clients.push(redis);

@@ -2,10 +2,16 @@ import { newId } from '@leadhook/db';
 import { type Logger, withTimeout } from '@leadhook/observability';
 import { type AttemptResult, deliver, payloadOf } from '@leadhook/webhooks';
 import { answersByItem } from './batch-answers.js';
-import { attemptOutcome, enqueueOrLog, jittered, type WebhookDeps } from './webhook.deps.js';
+import {
+  attemptOutcome,
+  enqueueOrLog,
+  jittered,
+  type WebhookDeps,
+  type WorkerDisableReason,
+} from './webhook.deps.js';
 
 /**
- * Delivery chains (DESIGN.md "Ordering of deliveries"): the pending deliveries of
+ * Delivery chains (docs/webhooks.md, "Ordering"): the pending deliveries of
  * one (subscription, lead), in the order of their activities (occurred_at, then
  * id: ids are time-sortable and monotonic within a process, so activities written
  * in one transaction keep their order). Only a chain's head is ever tried, and
@@ -23,7 +29,7 @@ import { attemptOutcome, enqueueOrLog, jittered, type WebhookDeps } from './webh
  * trip per delivery and without a queue round trip per delivery.
  */
 
-/** A subscription failing with no 2xx for this long is disabled (CONTRACT §3). */
+/** A subscription failing with no 2xx for this long is disabled (docs/webhooks.md, "Disabling"). */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
 /** A Retry-After is honoured up to this long; past it the 5-day rule decides anyway. */
 const MAX_RETRY_AFTER_MS = DISABLE_AFTER_FAILING_MS;
@@ -85,7 +91,7 @@ export interface Step {
   outcome: DeliveryOutcome | 'stale' | null;
   retry_at: Date | null;
   disabled_now: boolean | null;
-  disabled_reason: 'gone' | 'failing' | null;
+  disabled_reason: WorkerDisableReason | null;
   claim:
     | 'claimed'
     | 'not_found'
@@ -146,7 +152,7 @@ async function claim(deps: WebhookDeps, deliveryId: string, attempt: number): Pr
  * Runs the job "attempt `attempt` of delivery `delivery_id`": claims it, sends
  * it, records the attempt, and goes on down the chain while the next delivery
  * is due (see above). Retries are delayed jobs of their own with the next
- * attempt number (DESIGN.md "Retries").
+ * attempt number (docs/webhooks.md, "Retries").
  */
 export async function runDelivery(
   deps: WebhookDeps,
@@ -276,8 +282,8 @@ export async function runClaimed(
  * subscription's 5-day failing clock. An interrupted try had less than its
  * timeout and has no answer: recording it would charge the subscriber for our
  * restart, up to failing a delivery it would have taken. Handing back is what a
- * crash already does (DESIGN.md: the lease lapses and the same attempt runs
- * again; CONTRACT §3 at-least-once), only without the wait. The subscriber may
+ * crash already does (the lease lapses and the same attempt runs again:
+ * docs/webhooks.md, "At-least-once"), only without the wait. The subscriber may
  * get the webhook-id twice, which is what deduplicating on it is for; this log
  * line is the interrupted try's record. PostgreSQL unreachable: the lease lapses
  * instead.

@@ -16,7 +16,7 @@ import { logAttempt, recordAttempts, runDelivery } from './delivery.job.js';
 import { CLAIM_PER_FAN_OUT, fanOut, fanOutMany } from './fanout.job.js';
 import { reconcileOnce } from './reconciler.js';
 import { SendSlots } from './send-slots.js';
-import type { WebhookDeps } from './webhook.deps.js';
+import { type WebhookDeps, zeroWebhookMetrics } from './webhook.deps.js';
 
 export interface WebhookComponentOptions {
   now?: () => Date;
@@ -177,6 +177,7 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
           }),
         },
       };
+      zeroWebhookMetrics(deps.metrics);
 
       const connect = () => {
         const redis = createWorkerRedis(config.redisUrl);
