@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { documentedMetrics, PROCESSES, type Process } from '../infra/metrics-table.js';
 import {
   ensureBuilt,
   type Ports,
@@ -20,48 +20,12 @@ import {
  * answered by result.
  */
 
-const PROCESSES = ['intake', 'api', 'playbook-worker', 'webhook-worker'] as const;
-type Process = (typeof PROCESSES)[number];
 const PORT_OF: Record<Process, keyof Ports> = {
   intake: 'INTAKE_PORT',
   api: 'API_PORT',
   'playbook-worker': 'PLAYBOOK_WORKER_PORT',
   'webhook-worker': 'WEBHOOK_WORKER_PORT',
 };
-
-interface Documented {
-  name: string;
-  type: string;
-  from: Process[];
-}
-
-/** The rows of the "Metrics" table of docs/operations.md: metric, type, labels, from, ... */
-function documentedMetrics(): Documented[] {
-  const operations = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
-  const section = operations.split(/^## Metrics$/m)[1]?.split(/^## /m)[0] ?? '';
-  return section
-    .split('\n')
-    .filter((line) => /^\| `leadhook_/.test(line))
-    .map((line) => {
-      const cells = line
-        .split(/(?<!\\)\|/)
-        .slice(1, -1)
-        .map((c) => c.trim());
-      const [name = '', type = '', , from = ''] = cells;
-      const processes = from.split(',').flatMap((f): Process[] => {
-        const t = f.trim();
-        if (t === 'all') return [...PROCESSES];
-        if (t === 'workers') return ['playbook-worker', 'webhook-worker'];
-        if ((PROCESSES as readonly string[]).includes(t)) return [t as Process];
-        throw new Error(`docs/operations.md Metrics: unknown process "${t}" for ${name}`);
-      });
-      return {
-        name: name.replace(/`/g, ''),
-        type: (type.split(',')[0] ?? '').trim(),
-        from: processes,
-      };
-    });
-}
 
 /** `# TYPE` lines of a scrape: metric name → type, without Node's defaults. */
 function servedTypes(text: string): Map<string, string> {
@@ -72,6 +36,23 @@ function servedTypes(text: string): Map<string, string> {
     types.set(name, type);
   }
   return types;
+}
+
+/**
+ * The values each label of `name` takes in a scrape (a histogram's from its
+ * `_count` series), `service` aside.
+ */
+function servedLabelValues(text: string, name: string, type: string): Record<string, string[]> {
+  const series = type === 'histogram' ? `${name}_count` : name;
+  const values: Record<string, Set<string>> = {};
+  for (const match of text.matchAll(new RegExp(`^${series}\\{([^}]*)\\} `, 'gm'))) {
+    for (const pair of (match[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)) {
+      const [, label = '', value = ''] = pair;
+      if (label === 'service') continue;
+      (values[label] ??= new Set()).add(value);
+    }
+  }
+  return Object.fromEntries(Object.entries(values).map(([label, set]) => [label, [...set].sort()]));
 }
 
 const LEAD = validLead({ phone: '(415) 555-0199', tcpa_opt_in_token: 'tok-metrics' });
@@ -156,6 +137,27 @@ describe('metrics of the running processes', () => {
         process,
         served: Object.fromEntries(expected),
       });
+    }
+  });
+
+  it('serves exactly the label values docs/operations.md lists', async () => {
+    const closed = documentedMetrics().filter(
+      (d) => Object.keys(d.labels).length > 0 && Object.values(d.labels).every((v) => v !== null),
+    );
+    expect(closed.length).toBeGreaterThan(5);
+    for (const process of PROCESSES) {
+      const text = await scrape(process);
+      for (const metric of closed.filter((d) => d.from.includes(process))) {
+        expect({
+          process,
+          metric: metric.name,
+          labels: servedLabelValues(text, metric.name, metric.type),
+        }).toEqual({
+          process,
+          metric: metric.name,
+          labels: metric.labels,
+        });
+      }
     }
   });
 });

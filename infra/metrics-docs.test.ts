@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { QUEUES } from '@leadhook/queue';
 import { DISABLED_REASONS, QUEUE_STATES, RETENTION_KINDS } from '@leadhook/worker-runtime';
 import { LEAD_RESULTS } from '../services/intake/src/intake.metrics.js';
@@ -14,6 +11,7 @@ import {
   DELIVERY_RESULTS,
   WORKER_DISABLE_REASONS,
 } from '../services/webhook-worker/src/webhook.deps.js';
+import { documentedMetrics, type Labels } from './metrics-table.js';
 
 // The "Metrics" table of docs/operations.md names each metric's labels and, for
 // a label followed by a colon, exactly the values the code counts. Those values
@@ -21,33 +19,8 @@ import {
 // in the code (or in the docs) fails this test. e2e/metrics.test.ts checks the
 // same table against what the running processes serve.
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-/** label → its values, or null for an open set (a label without a colon). */
-type Labels = Record<string, readonly string[] | null>;
-
 function documentedLabels(): Map<string, Labels> {
-  const operations = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
-  const section = operations.split(/^## Metrics$/m)[1]?.split(/^## /m)[0] ?? '';
-  const rows = new Map<string, Labels>();
-  for (const line of section.split('\n')) {
-    if (!/^\| `leadhook_/.test(line)) continue;
-    const [name = '', , labelsCell = ''] = line
-      .split(/(?<!\\)\|/)
-      .slice(1, -1)
-      .map((cell) => cell.trim());
-    const labels: Labels = {};
-    if (labelsCell !== '—') {
-      for (const segment of labelsCell.split(';')) {
-        const [label, ...rest] = [...segment.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? '');
-        if (!label) throw new Error(`no label in "${segment}" of ${name}`);
-        const closed = segment.indexOf(':', segment.indexOf(`\`${label}\``)) >= 0;
-        labels[label] = closed ? [...new Set(rest)].sort() : null;
-      }
-    }
-    rows.set(name.replace(/`/g, ''), labels);
-  }
-  return rows;
+  return new Map(documentedMetrics().map((metric) => [metric.name, metric.labels]));
 }
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
