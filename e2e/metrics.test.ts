@@ -49,7 +49,9 @@ function servedLabelValues(text: string, name: string, type: string): Record<str
     for (const pair of (match[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)) {
       const [, label = '', value = ''] = pair;
       if (label === 'service') continue;
-      (values[label] ??= new Set()).add(value);
+      const seen = values[label] ?? new Set<string>();
+      seen.add(value);
+      values[label] = seen;
     }
   }
   return Object.fromEntries(Object.entries(values).map(([label, set]) => [label, [...set].sort()]));
