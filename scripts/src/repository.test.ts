@@ -76,4 +76,16 @@ describe('the repository', () => {
     }
     expect(broken).toEqual([]);
   });
+
+  it('cites README sections it has', () => {
+    const headings = headingsOf('README.md');
+    const citation = new RegExp(`${'README'} "([^"]+)"`, 'g');
+    const broken = files.flatMap(({ path, text }) =>
+      [...text.matchAll(citation)]
+        .map((m) => m[1] ?? '')
+        .filter((section) => !headings.some((h) => h.startsWith(section.toLowerCase())))
+        .map((section) => `${path}: README.md has no section "${section}"`),
+    );
+    expect(broken).toEqual([]);
+  });
 });

@@ -23,7 +23,7 @@
 -- so that the planner can prove the predicate.
 --
 -- Not CONCURRENTLY: the runner applies each migration in a transaction. On a large
--- outbox the build blocks writes to it for its duration (see README "Migrations").
+-- outbox the build blocks writes to it for its duration (see docs/operations.md, "Migrations").
 
 -- DropIndex
 DROP INDEX "outbox_open_idx";
