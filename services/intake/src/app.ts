@@ -6,6 +6,7 @@ import { createLeadValidator, type LeadValidator } from '@leadhook/contracts';
 import type { Pool } from '@leadhook/db';
 import { httpObservability, type Logger, type Metrics } from '@leadhook/observability';
 import type { QueueSet } from '@leadhook/queue';
+import { createRateLimiter } from '@leadhook/rate-limit';
 import cors from 'cors';
 import express, {
   type ErrorRequestHandler,
@@ -19,7 +20,6 @@ import { errorBody } from './intake.responses.js';
 import { intakeRoutes, sendNotFound } from './intake.routes.js';
 import { IntakeService } from './intake.service.js';
 import { providerHookRoutes } from './provider-hooks.routes.js';
-import { createSourceRateLimiter } from './rate-limit.js';
 
 export interface IntakeOptions {
   /** The base of post URLs. Not needed to route: intake answers its path on any host. */
@@ -74,11 +74,13 @@ export function createApp(deps: IntakeDeps): Express {
   const service = new IntakeService({
     pool: deps.pool,
     queues: deps.queues,
-    limiter: createSourceRateLimiter(
-      deps.redis,
-      (err) => logger.warn({ err }, 'rate limiter unavailable; letting the request through'),
-      options.redisKeyPrefix ?? 'leadhook',
-    ),
+    limiter: createRateLimiter({
+      redis: deps.redis,
+      onRedisError: (err) =>
+        logger.warn({ err }, 'rate limiter unavailable; letting the request through'),
+      keyPrefix: options.redisKeyPrefix ?? 'leadhook',
+      name: 'intake',
+    }),
     validate: deps.validate ?? createLeadValidator(),
     logger,
     defaultRateLimitPerSecond: options.defaultRateLimitPerSecond,
