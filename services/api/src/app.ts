@@ -5,6 +5,7 @@ import {
   httpObservability,
   type Logger,
   type Metrics,
+  standardHeaders,
 } from '@leadhook/observability';
 import type { QueueSet } from '@leadhook/queue';
 import { createRateLimiter } from '@leadhook/rate-limit';
@@ -159,6 +160,7 @@ export function createApp(deps: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.options.trustProxy ?? false);
+  app.use(standardHeaders);
   app.use(
     httpObservability({ logger: deps.logger, metrics: deps.metrics, redactUrl: redactApiPath }),
   );

@@ -4,7 +4,12 @@
  */
 import { createLeadValidator, type LeadValidator } from '@leadhook/contracts';
 import type { Pool } from '@leadhook/db';
-import { httpObservability, type Logger, type Metrics } from '@leadhook/observability';
+import {
+  httpObservability,
+  type Logger,
+  type Metrics,
+  standardHeaders,
+} from '@leadhook/observability';
 import type { QueueSet } from '@leadhook/queue';
 import { createRateLimiter } from '@leadhook/rate-limit';
 import cors from 'cors';
@@ -91,6 +96,7 @@ export function createApp(deps: IntakeDeps): Express {
   app.disable('x-powered-by');
   // Intake answers POSTs: an ETag (a hash of every body express sends) has nothing to validate.
   app.disable('etag');
+  app.use(standardHeaders);
   app.set('trust proxy', options.trustProxy);
   app.use((_req, res, next) => {
     res.locals.receivedAt = new Date();
