@@ -87,14 +87,16 @@ const PROCESSES = [
 ] as const;
 
 /**
- * Settings that only one process uses, set on that process's container (`env`)
- * rather than in the ConfigMap; the other processes leave them to their default.
- * Every other setting reaches every process from the ConfigMap or, for the
- * credentials (SECRET_SETTING_NAMES), the Secret.
+ * Settings that only some processes use, set on those processes' containers
+ * (`env`) rather than in the ConfigMap; the other processes leave them to their
+ * default. Every other setting reaches every process from the ConfigMap or, for
+ * the credentials (SECRET_SETTING_NAMES), the Secret.
  */
-const ONE_PROCESS_SETTINGS: Partial<Record<SettingName, (typeof PROCESSES)[number]['name']>> = {
-  // 1 behind the ingress or load balancer; false (unused) elsewhere.
-  TRUST_PROXY: 'intake',
+const PER_PROCESS_SETTINGS: Partial<
+  Record<SettingName, ReadonlyArray<(typeof PROCESSES)[number]['name']>>
+> = {
+  // 1 behind the ingress or load balancer, on the two processes it routes to.
+  TRUST_PROXY: ['intake', 'api'],
 };
 
 const MIGRATE_COMMAND = ['node', 'scripts/dist/migrate.js'];
@@ -153,13 +155,13 @@ describe('infra/k8s', () => {
     }
   });
 
-  it('keeps the credentials in the Secret, the rest but ONE_PROCESS_SETTINGS in the ConfigMap', () => {
+  it('keeps the credentials in the Secret, the rest but PER_PROCESS_SETTINGS in the ConfigMap', () => {
     const secretKeys = ofKind('Secret').flatMap((s) => Object.keys(s.stringData ?? {}));
     const configKeys = ofKind('ConfigMap').flatMap((c) => Object.keys(c.data ?? {}));
     expect(secretKeys.sort()).toEqual([...SECRET_SETTING_NAMES].sort());
     expect(configKeys.sort()).toEqual(
       SETTING_NAMES.filter(
-        (n) => !SECRET_SETTING_NAMES.includes(n) && ONE_PROCESS_SETTINGS[n] === undefined,
+        (n) => !SECRET_SETTING_NAMES.includes(n) && PER_PROCESS_SETTINGS[n] === undefined,
       ).sort(),
     );
   });
@@ -186,7 +188,7 @@ describe('infra/k8s', () => {
     it("gets every setting but those only another process's container sets", () => {
       const env = environmentOf(main);
       expect(SETTING_NAMES.filter((n) => !(n in env))).toEqual(
-        SETTING_NAMES.filter((n) => (ONE_PROCESS_SETTINGS[n] ?? name) !== name),
+        SETTING_NAMES.filter((n) => !(PER_PROCESS_SETTINGS[n] ?? [name]).includes(name)),
       );
     });
 

@@ -34,6 +34,10 @@ export interface Config {
   readonly contactHours: ContactHours;
   /** Requests per second per source; 0 turns limiting off. */
   readonly intakeRateLimitPerSource: number;
+  /** Management API requests per second per API key; 0 turns limiting off. */
+  readonly apiRateLimitPerKey: number;
+  /** Management API requests per second per client address; 0 turns limiting off. */
+  readonly apiRateLimitPerAddress: number;
   readonly intakeMaxBodyBytes: number;
   readonly duplicateWindowDays: number;
   readonly logLevel: LogLevel;
@@ -42,9 +46,10 @@ export interface Config {
   /** How long a process waits for in-flight work on SIGTERM before it exits. */
   readonly shutdownTimeoutMs: number;
   /**
-   * Express's `trust proxy` for intake: false (the socket's address is the
-   * submitter's), true (behind proxies that set X-Forwarded-For), or a number of
-   * hops. It decides which IP is kept as consent evidence.
+   * Express's `trust proxy` for intake and the api: false (the socket's address
+   * is the client's), true (behind proxies that set X-Forwarded-For), or a number
+   * of hops. It decides which IP intake keeps as consent evidence, and which
+   * address the api's per-address rate limit counts.
    */
   readonly trustProxy: boolean | number;
   /** The simulation provider's answer to every SMS (development, tests, demos). */
@@ -224,6 +229,8 @@ export const SETTING_DEFAULTS = {
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false',
   CONTACT_HOURS: '08:00-21:00',
   INTAKE_RATE_LIMIT_PER_SOURCE: '50',
+  API_RATE_LIMIT_PER_KEY: '25',
+  API_RATE_LIMIT_PER_ADDRESS: '50',
   INTAKE_MAX_BODY_BYTES: '65536',
   DUPLICATE_WINDOW_DAYS: '30',
   LOG_LEVEL: 'info',
@@ -288,6 +295,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivateTargets: read('WEBHOOK_ALLOW_PRIVATE_TARGETS', boolean),
     contactHours: Object.freeze(read('CONTACT_HOURS', parseContactHours)),
     intakeRateLimitPerSource: read('INTAKE_RATE_LIMIT_PER_SOURCE', integer),
+    apiRateLimitPerKey: read('API_RATE_LIMIT_PER_KEY', integer),
+    apiRateLimitPerAddress: read('API_RATE_LIMIT_PER_ADDRESS', integer),
     intakeMaxBodyBytes: read('INTAKE_MAX_BODY_BYTES', positive),
     duplicateWindowDays: read('DUPLICATE_WINDOW_DAYS', integer),
     logLevel: read('LOG_LEVEL', logLevel),

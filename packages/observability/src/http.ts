@@ -93,6 +93,19 @@ export function httpObservability(options: HttpObservabilityOptions): RequestHan
   return [observe];
 }
 
+/**
+ * Headers every answer of every leadhook server carries. `nosniff`: a browser
+ * never reads a JSON answer (which may echo what a client sent) as HTML or
+ * script. `no-store`: answers carry account data and secrets (an API key, a
+ * `whsec_` secret, a post URL, which is the intake credential), and no answer
+ * is meant to be reused, so no browser or proxy keeps a copy.
+ */
+export const standardHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader('x-content-type-options', 'nosniff');
+  res.setHeader('cache-control', 'no-store');
+  next();
+};
+
 export type ReadinessCheck = () => Promise<unknown>;
 
 export interface HealthOptions {

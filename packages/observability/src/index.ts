@@ -1,5 +1,5 @@
 export type { HealthOptions, HttpObservabilityOptions, ReadinessCheck } from './http.js';
-export { healthRoutes, httpObservability } from './http.js';
+export { healthRoutes, httpObservability, standardHeaders } from './http.js';
 export { closeServer, listen, onShutdownSignal } from './lifecycle.js';
 export type { Logger, LoggerConfig } from './logger.js';
 export { createLogger, REDACT_PATHS } from './logger.js';

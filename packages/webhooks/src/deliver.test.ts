@@ -256,6 +256,11 @@ describe('the SSRF guard', () => {
     'http://0.0.0.0/',
     'http://100.64.0.1/',
     'http://[fd00::1]/',
+    'http://[::127.0.0.1]/',
+    'http://[::169.254.169.254]/',
+    'http://[::10.0.0.1]/',
+    'http://[64:ff9b::7f00:1]/',
+    'http://[2002:7f00:1::]/',
   ])('refuses the literal %s up front', async (url) => {
     const result = await deliver({ ...refused, url });
     expect(result).toMatchObject({ ok: false, statusCode: null });
@@ -278,6 +283,20 @@ describe('the SSRF guard', () => {
     expect(received).toHaveLength(0);
   });
 
+  it.each(['::7f00:1', '::a9fe:a9fe', '64:ff9b::a00:1'])(
+    'refuses a name that resolves to %s, at connect time',
+    async (address) => {
+      const resolve: Resolve = async () => [{ address, family: 6 }];
+      const result = await deliver({
+        ...refused,
+        url: `http://hooks.example.test:${port}/`,
+        resolve,
+      });
+      expect(result.error).toBe('refused: hooks.example.test resolves to a private address');
+      expect(received).toHaveLength(0);
+    },
+  );
+
   it('refuses localhost through the system resolver', async () => {
     const result = await deliver({ ...refused, url: `http://localhost:${port}/` });
     expect(result.error).toBe('refused: localhost resolves to a private address');
@@ -296,7 +315,7 @@ describe('the SSRF guard', () => {
   });
 
   it('classifies addresses', () => {
-    for (const a of ['8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8']) {
+    for (const a of ['8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8', '2a00:1450:4001:80b::200e']) {
       expect([a, isPublicAddress(a)]).toEqual([a, true]);
     }
     for (const a of [
@@ -315,6 +334,26 @@ describe('the SSRF guard', () => {
       'fc00::1',
       'ff02::1',
       '::ffff:10.0.0.1',
+      // Outside 2000::/3, or refused inside it, whatever ipaddr.js calls them.
+      '::7f00:1',
+      '::a9fe:a9fe',
+      '::a00:1',
+      '::808:808',
+      '::127.0.0.1',
+      '64:ff9b::7f00:1',
+      '64:ff9b:1::1',
+      'fec0::1',
+      '100::1',
+      '4000::1',
+      '5f00::1',
+      '2001::1',
+      '2001:2::1',
+      '2001:10::1',
+      '2001:20::1',
+      '2001:db8::1',
+      '2002:7f00:1::',
+      '3ffe::1',
+      '3fff::1',
       'not an ip',
     ]) {
       expect([a, isPublicAddress(a)]).toEqual([a, false]);

@@ -15,11 +15,34 @@ import ipaddr from 'ipaddr.js';
  * special-purpose registries. Fail closed: only what it calls `unicast`
  * (globally routable) passes; 6to4, Teredo and NAT64 forms, which can embed a
  * private IPv4 address, are refused along with the rest.
+ *
+ * IPv6 is held to an allow-list on top of that: only global unicast
+ * (2000::/3, RFC 4291) may pass. ipaddr.js calls whatever it has no name for
+ * `unicast`, and that includes the deprecated IPv4-compatible block ::/96
+ * (`[::127.0.0.1]` is `::7f00:1`, which some stacks still route to the
+ * embedded IPv4 address), the 6bone's 3ffe::/16, and anything IANA assigns
+ * later. Inside 2000::/3, the IETF protocol block 2001::/23 (Teredo,
+ * benchmarking, ORCHID, AMT…) is refused whole: no subscriber lives there.
+ * The one IPv6 form that passes with an IPv4 inside is ::ffff:a.b.c.d, and only
+ * when that IPv4 address passes itself.
  */
+const IPV6_GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+const IPV6_REFUSED_INSIDE_GLOBAL = [
+  '2001::/23', // IETF protocol assignments
+  '3ffe::/16', // the 6bone, returned to IANA
+].map((cidr) => ipaddr.IPv6.parseCIDR(cidr));
+
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  // process() turns an IPv4-mapped IPv6 address (::ffff:127.0.0.1) into its IPv4 form.
-  return ipaddr.process(address).range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
+  return (
+    v6.match(IPV6_GLOBAL_UNICAST) &&
+    v6.range() === 'unicast' &&
+    !IPV6_REFUSED_INSIDE_GLOBAL.some((range) => v6.match(range))
+  );
 }
 
 /** The code of the error a refused lookup fails with. */

@@ -11,6 +11,7 @@ import {
   listen,
   type Metrics,
   onShutdownSignal,
+  standardHeaders,
 } from '@leadhook/observability';
 import { OutboxRelay, type OutboxTopic, QueueSet } from '@leadhook/queue';
 import express from 'express';
@@ -183,6 +184,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
 
   const app = express();
   app.disable('x-powered-by');
+  app.use(standardHeaders);
   app.use(httpObservability({ logger, metrics }));
   app.use(
     healthRoutes({

@@ -5,18 +5,21 @@ import {
   httpObservability,
   type Logger,
   type Metrics,
+  standardHeaders,
 } from '@leadhook/observability';
 import type { QueueSet } from '@leadhook/queue';
+import { createRateLimiter } from '@leadhook/rate-limit';
 import express, { type Express, type RequestHandler, Router } from 'express';
 import { accountRoutes } from './account.routes.js';
 import { activitiesRoutes } from './activities.routes.js';
-import { requireApiKey } from './auth.middleware.js';
+import { apiKeyIdOf, requireApiKey } from './auth.middleware.js';
 import { deliveriesRoutes } from './deliveries.routes.js';
 import { ApiError, errorHandler, routeNotFound } from './errors.js';
 import { leadsRoutes } from './leads.routes.js';
 import { redactApiPath } from './log-path.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { playbooksRoutes } from './playbooks.routes.js';
+import { rateLimit } from './rate-limit.middleware.js';
 import { sourcesRoutes } from './sources.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
 
@@ -33,6 +36,17 @@ export interface ApiOptions {
   webhookAllowPrivateTargets?: boolean;
   /** WEBHOOK_TIMEOUT_MS: the test delivery's timeout, as a real delivery's. Default 15000. */
   webhookTimeoutMs?: number;
+  /**
+   * API_RATE_LIMIT_PER_KEY: requests per second one API key may send (bursts up
+   * to twice that); 0 or unset = no limit.
+   */
+  rateLimitPerKey?: number;
+  /** API_RATE_LIMIT_PER_ADDRESS: the same per client address, wrong keys included. */
+  rateLimitPerAddress?: number;
+  /** TRUST_PROXY: which address is the client's, for the per-address limit. */
+  trustProxy?: boolean | number;
+  /** QUEUE_PREFIX: the Redis key prefix the rate counters live under. */
+  redisKeyPrefix?: string;
 }
 
 const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000;
@@ -83,11 +97,34 @@ export function apiRouter(deps: ApiDeps): Router {
   const document = buildOpenApiDocument({
     intakeBaseUrl: (deps.options.intakeBaseUrl ?? publicBaseUrl).replace(/\/+$/, ''),
   });
+  const limiter = (name: string) =>
+    createRateLimiter({
+      redis: deps.queues.redis,
+      onRedisError: (err) =>
+        deps.logger.warn({ err }, 'rate limiter unavailable; letting the request through'),
+      keyPrefix: deps.options.redisKeyPrefix ?? 'leadhook',
+      name,
+    });
+  // Per address first, before the body is read or a key looked up; per key once
+  // the key is known, so one integration cannot use up its account's neighbours'
+  // share of the database, nor send test deliveries without bound.
+  router.use(
+    rateLimit(
+      limiter('api-address'),
+      deps.options.rateLimitPerAddress ?? 0,
+      (req) => req.ip ?? req.socket.remoteAddress ?? 'unknown',
+    ),
+  );
   router.use(express.json({ limit: BODY_LIMIT }), jsonObjectBody);
   router.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
   router.use(requireApiKey(deps.prisma));
+  router.use(
+    rateLimit(limiter('api-key'), deps.options.rateLimitPerKey ?? 0, (_req, res) =>
+      apiKeyIdOf(res),
+    ),
+  );
   router.use(accountRoutes(deps.prisma));
   router.use(playbooksRoutes(deps.prisma));
   router.use(sourcesRoutes({ prisma: deps.prisma, publicBaseUrl }));
@@ -122,6 +159,8 @@ export function apiRouter(deps: ApiDeps): Router {
 export function createApp(deps: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', deps.options.trustProxy ?? false);
+  app.use(standardHeaders);
   app.use(
     httpObservability({ logger: deps.logger, metrics: deps.metrics, redactUrl: redactApiPath }),
   );

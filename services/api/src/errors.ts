@@ -44,6 +44,16 @@ export function unauthorized(): ApiError {
   );
 }
 
+/** A 429: the error middleware sends `Retry-After` with it. */
+export class RateLimitedError extends ApiError {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    super(429, 'rate_limited', `Too many requests: retry after ${retryAfterSeconds} s.`);
+    this.name = 'RateLimitedError';
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 /** Unknown routes answer the envelope too. */
 export const routeNotFound: RequestHandler = (_req, _res, next) => {
   next(new ApiError(404, 'not_found', 'No such route.'));
@@ -85,6 +95,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       }
     }
     if (apiError.status === 401) res.setHeader('www-authenticate', 'Bearer');
+    if (apiError instanceof RateLimitedError) {
+      res.setHeader('retry-after', String(apiError.retryAfterSeconds));
+    }
     res.status(apiError.status).json({
       error: { code: apiError.code, message: apiError.message, details: apiError.details },
     });

@@ -30,6 +30,10 @@ const app = createApp({
     publicBaseUrl: config.publicBaseUrl,
     webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
     webhookTimeoutMs: config.webhookTimeoutMs,
+    rateLimitPerKey: config.apiRateLimitPerKey,
+    rateLimitPerAddress: config.apiRateLimitPerAddress,
+    trustProxy: config.trustProxy,
+    redisKeyPrefix: config.queuePrefix,
   },
 });
 const server = createServer(app);

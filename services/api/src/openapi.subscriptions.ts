@@ -11,7 +11,7 @@ const SECRET_NOTE =
   'The answer is the only place the signing secret (`secret`, `whsec_…`) is shown; reads, lists and updates never carry it.';
 
 const SELECTION_INVALID =
-  'validation_failed: the body does not fit the schema, or (details codes) `unknown_label` names a label that is not in the catalog for its list, `no_labels` when events and outcomes are both empty, `invalid` for "*" with other labels or a URL that is not http(s), `private_target` for a literal loopback/private/link-local/metadata host or localhost (unless the operator allows private targets).';
+  'validation_failed: the body does not fit the schema, or (details codes) `unknown_label` names a label that is not in the catalog for its list, `no_labels` when events and outcomes are both empty, `invalid` for "*" with other labels, a URL that is not http(s) or whose host is not written as it parses, `private_target` for a literal loopback/private/link-local/metadata host, an IPv6 address outside 2000::/3, or localhost (unless the operator allows private targets).';
 
 const subscriptionFields = (scope: string) =>
   `${scope} \`events\` and \`outcomes\` are separate lists of catalog labels, \`["*"]\` for all of that kind, or \`[]\` for none; together at least one label. ${SECRET_NOTE}`;

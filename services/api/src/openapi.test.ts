@@ -221,7 +221,7 @@ describe('the OpenAPI document', () => {
       $ref: '#/components/schemas/ActivityReport',
     });
     expect(Object.keys(post?.responses ?? {}).sort()).toEqual(
-      ['201', '400', '401', '404', '409', '413', '415', '422', '503'].sort(),
+      ['201', '400', '401', '404', '409', '413', '415', '422', '429', '503'].sort(),
     );
     const { schemas } = doc.components;
     expect(schemas.ActivityCreate).toEqual(JSON.parse(JSON.stringify(activityCreateSchema)));
@@ -316,6 +316,7 @@ describe('documented response headers', () => {
     const account = dig(doc, 'paths', '/account', 'get', 'responses');
     expect(headerNames(dig(account, '401'))).toEqual(['WWW-Authenticate']);
     expect(headerNames(dig(account, '503'))).toEqual(['Retry-After']);
+    expect(headerNames(dig(account, '429'))).toEqual(['Retry-After']);
     const intake = dig(doc, 'paths', INTAKE_PATH, 'post', 'responses');
     expect(headerNames(dig(intake, '429'))).toEqual(['Retry-After']);
     expect(headerNames(dig(intake, '503'))).toEqual(['Retry-After']);

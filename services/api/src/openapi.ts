@@ -138,6 +138,12 @@ function operationObject(op: Operation) {
         'WWW-Authenticate': { description: 'Bearer', required: true, schema: { type: 'string' } },
       },
     };
+  responses[429] = {
+    ...errorResponse(
+      'rate_limited: over the per-address or per-API-key request rate; retry after Retry-After seconds.',
+    ),
+    headers: { 'Retry-After': { ...RETRY_AFTER['Retry-After'], required: true } },
+  };
   responses[503] = {
     ...errorResponse('service_unavailable: the database cannot be reached; retry.'),
     headers: { 'Retry-After': { ...RETRY_AFTER['Retry-After'], required: true } },

@@ -357,6 +357,8 @@ describe('url', () => {
     ['http://10.1.2.3/hook', 'private_target'],
     ['http://169.254.169.254/latest/meta-data/', 'private_target'],
     ['http://localhost:8080/hook', 'private_target'],
+    ['http://[::127.0.0.1]/hook', 'private_target'],
+    ['http:///crm.example.com/hook', 'invalid'],
   ] as const;
 
   it.each(refused)('refuses %s with 422 when private targets are disallowed', async (url, code) => {

@@ -4,8 +4,14 @@
  */
 import { createLeadValidator, type LeadValidator } from '@leadhook/contracts';
 import type { Pool } from '@leadhook/db';
-import { httpObservability, type Logger, type Metrics } from '@leadhook/observability';
+import {
+  httpObservability,
+  type Logger,
+  type Metrics,
+  standardHeaders,
+} from '@leadhook/observability';
 import type { QueueSet } from '@leadhook/queue';
+import { createRateLimiter } from '@leadhook/rate-limit';
 import cors from 'cors';
 import express, {
   type ErrorRequestHandler,
@@ -19,7 +25,6 @@ import { errorBody } from './intake.responses.js';
 import { intakeRoutes, sendNotFound } from './intake.routes.js';
 import { IntakeService } from './intake.service.js';
 import { providerHookRoutes } from './provider-hooks.routes.js';
-import { createSourceRateLimiter } from './rate-limit.js';
 
 export interface IntakeOptions {
   /** The base of post URLs. Not needed to route: intake answers its path on any host. */
@@ -74,11 +79,13 @@ export function createApp(deps: IntakeDeps): Express {
   const service = new IntakeService({
     pool: deps.pool,
     queues: deps.queues,
-    limiter: createSourceRateLimiter(
-      deps.redis,
-      (err) => logger.warn({ err }, 'rate limiter unavailable; letting the request through'),
-      options.redisKeyPrefix ?? 'leadhook',
-    ),
+    limiter: createRateLimiter({
+      redis: deps.redis,
+      onRedisError: (err) =>
+        logger.warn({ err }, 'rate limiter unavailable; letting the request through'),
+      keyPrefix: options.redisKeyPrefix ?? 'leadhook',
+      name: 'intake',
+    }),
     validate: deps.validate ?? createLeadValidator(),
     logger,
     defaultRateLimitPerSecond: options.defaultRateLimitPerSecond,
@@ -89,6 +96,7 @@ export function createApp(deps: IntakeDeps): Express {
   app.disable('x-powered-by');
   // Intake answers POSTs: an ETag (a hash of every body express sends) has nothing to validate.
   app.disable('etag');
+  app.use(standardHeaders);
   app.set('trust proxy', options.trustProxy);
   app.use((_req, res, next) => {
     res.locals.receivedAt = new Date();

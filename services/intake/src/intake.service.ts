@@ -15,6 +15,7 @@ import {
 } from '@leadhook/db';
 import type { Logger } from '@leadhook/observability';
 import type { QueueSet } from '@leadhook/queue';
+import type { RateLimiter } from '@leadhook/rate-limit';
 import { acceptedBody, duplicateBody, rejectedBody } from './intake.responses.js';
 import {
   type AcceptInput,
@@ -31,7 +32,6 @@ import {
   type SourceKey,
   storeIdempotentResponse,
 } from './intake.store.js';
-import type { SourceRateLimiter } from './rate-limit.js';
 
 export interface SubmitInput {
   accountId: string;
@@ -57,7 +57,7 @@ type StoredResult = Extract<IntakeResult, { kind: 'accepted' | 'duplicate' | 're
 export interface IntakeServiceDeps {
   pool: Pool;
   queues: QueueSet;
-  limiter: SourceRateLimiter;
+  limiter: RateLimiter;
   validate: LeadValidator;
   logger: Logger;
   defaultRateLimitPerSecond: number;

@@ -19,7 +19,7 @@ export const subscriptionUrlSchema = {
   // http(s) only; the scheme is case-insensitive.
   pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
   description:
-    'An http(s) URL. A host that is a literal loopback, private, link-local, metadata or unspecified address, or `localhost`, is refused (422 `private_target`) unless the operator allows private targets; a name resolving to one is refused at delivery time.',
+    'An http(s) URL whose host is written as it is (no percent-escapes or numeric IPv4 shorthands, no missing host as in `http:///x`; else 422 `invalid`). A host that is a literal loopback, private, link-local, metadata or unspecified address, an IPv6 address outside global unicast 2000::/3, or `localhost`, is refused (422 `private_target`) unless the operator allows private targets; a name resolving to one is refused at delivery time.',
   examples: ['https://crm.example.com/hooks/leadhook'],
 } as const;
 

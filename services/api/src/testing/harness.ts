@@ -47,17 +47,24 @@ export async function startHarness(
 ): Promise<Harness> {
   const db = await createTestDatabase();
   const prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
-  const queues = new QueueSet({
-    redisUrl,
-    prefix: `test-api-${randomBytes(4).toString('hex')}`,
-  });
+  const prefix = `test-api-${randomBytes(4).toString('hex')}`;
+  const queues = new QueueSet({ redisUrl, prefix });
   const appWith = (extra: Partial<ApiOptions>) =>
     createApp({
       prisma,
       logger: createLogger({ service: 'api-test', level: 'silent' }),
       metrics: createMetrics('api-test'),
       queues,
-      options: { publicBaseUrl: `${PUBLIC_BASE_URL}/`, ...options, ...extra },
+      // Rate limits off unless a test turns them on: every test file sends from
+      // 127.0.0.1, many requests a second. Counters live under the file's prefix.
+      options: {
+        publicBaseUrl: `${PUBLIC_BASE_URL}/`,
+        rateLimitPerKey: 0,
+        rateLimitPerAddress: 0,
+        redisKeyPrefix: prefix,
+        ...options,
+        ...extra,
+      },
     });
   const app = appWith({});
   let counter = 0;

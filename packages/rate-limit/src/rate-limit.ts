@@ -3,29 +3,38 @@ import { BurstyRateLimiter, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-export interface SourceRateLimiter {
-  /** Counts one request of the source against `perSecond` (0 = unlimited). */
-  consume(sourceId: string, perSecond: number): Promise<RateDecision>;
+export interface RateLimiter {
+  /** Counts one request of `key` against `perSecond` (0 = unlimited). */
+  consume(key: string, perSecond: number): Promise<RateDecision>;
+}
+
+export interface RateLimiterOptions {
+  redis: Redis;
+  /** Called with each Redis failure; the request was let through. */
+  onRedisError: (err: unknown) => void;
+  /** The deployment's Redis key prefix (QUEUE_PREFIX). */
+  keyPrefix: string;
+  /** What is limited (`intake`, `api-key`, `api-address`): keeps the counters apart. */
+  name: string;
 }
 
 /** Window of the burst allowance: up to `perSecond` extra requests per this many seconds. */
 const BURST_WINDOW_SECONDS = 10;
 
 /**
- * Per-source limit shared by every intake process through Redis: `perSecond`
- * requests each second, and bursts up to twice that (the extra `perSecond` come
- * from a second bucket that refills every BURST_WINDOW_SECONDS).
+ * A limit shared by every process through Redis: `perSecond` requests of one key
+ * each second, and bursts up to twice that (the extra `perSecond` come from a
+ * second bucket that refills every BURST_WINDOW_SECONDS). rate-limiter-flexible
+ * keeps each counter in one Redis key with an atomic script, so any number of
+ * processes count together.
  *
  * Fail-open on purpose: when Redis is unreachable the request goes through. A lead
  * accepted during a Redis outage is a lead kept (PostgreSQL is the truth and the
- * outbox enqueues it later); throttling on a missing counter would turn away
- * sellers' leads for our outage.
+ * outbox enqueues it later), and an owner's API call is not refused for our
+ * outage; throttling on a missing counter would turn them away.
  */
-export function createSourceRateLimiter(
-  redis: Redis,
-  onRedisError: (err: unknown) => void,
-  keyPrefix = 'leadhook',
-): SourceRateLimiter {
+export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+  const { redis, onRedisError, keyPrefix, name } = options;
   const limiters = new Map<number, BurstyRateLimiter>();
   const limiterFor = (perSecond: number): BurstyRateLimiter => {
     let limiter = limiters.get(perSecond);
@@ -33,7 +42,7 @@ export function createSourceRateLimiter(
       limiter = new BurstyRateLimiter(
         new RateLimiterRedis({
           storeClient: redis,
-          keyPrefix: `${keyPrefix}:intake-rl-${perSecond}`,
+          keyPrefix: `${keyPrefix}:${name}-rl-${perSecond}`,
           points: perSecond,
           duration: 1,
           // Answer at once when the client is not connected, instead of waiting on it.
@@ -41,7 +50,7 @@ export function createSourceRateLimiter(
         }),
         new RateLimiterRedis({
           storeClient: redis,
-          keyPrefix: `${keyPrefix}:intake-burst-${perSecond}`,
+          keyPrefix: `${keyPrefix}:${name}-burst-${perSecond}`,
           points: perSecond,
           duration: BURST_WINDOW_SECONDS,
           rejectIfRedisNotReady: true,
@@ -53,10 +62,10 @@ export function createSourceRateLimiter(
   };
 
   return {
-    async consume(sourceId, perSecond) {
+    async consume(key, perSecond) {
       if (perSecond <= 0) return { allowed: true };
       try {
-        await limiterFor(perSecond).consume(sourceId);
+        await limiterFor(perSecond).consume(key);
         return { allowed: true };
       } catch (err) {
         if (err instanceof RateLimiterRes) {

@@ -1,0 +1,2 @@
+export type { RateDecision, RateLimiter, RateLimiterOptions } from './rate-limit.js';
+export { createRateLimiter } from './rate-limit.js';

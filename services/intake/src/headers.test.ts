@@ -1,0 +1,31 @@
+import request from 'supertest';
+import { createHarness, type Harness, validLead } from './testing/harness.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await createHarness();
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+describe('headers on every intake answer', () => {
+  it('says nosniff and no-store, accepted or refused, found or not', async () => {
+    const source = await h.makeSource();
+    const answers = await Promise.all([
+      request(h.app).post(source.path).send(validLead()),
+      request(h.app).post(source.path).send({}),
+      request(h.app).post(source.path).set('content-type', 'application/json').send('{'),
+      request(h.app).post('/marketing_sources/acc_nope/key').send(validLead()),
+      request(h.app).options(source.path).set('origin', 'https://seller.example'),
+      request(h.app).get('/no/such/path'),
+    ]);
+    for (const res of answers) {
+      expect([res.status, res.headers['x-content-type-options']]).toEqual([res.status, 'nosniff']);
+      expect([res.status, res.headers['cache-control']]).toEqual([res.status, 'no-store']);
+    }
+    expect(answers.map((r) => r.status)).toEqual([201, 422, 400, 404, 204, 404]);
+  });
+});
