@@ -41,7 +41,10 @@ export interface ApiDeps {
   prisma: PrismaClient;
   logger: Logger;
   metrics: Metrics;
-  /** Producers for the activity jobs that POST /leads/{id}/activities announces. */
+  /**
+   * Producers for the activity jobs that POST /leads/{id}/activities announces
+   * and the delivery jobs of redeliver and recover.
+   */
   queues: QueueSet;
   options: ApiOptions;
 }
@@ -98,7 +101,7 @@ export function apiRouter(deps: ApiDeps): Router {
       timeoutMs: deps.options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
     }),
   );
-  router.use(deliveriesRoutes(deps.prisma));
+  router.use(deliveriesRoutes({ prisma: deps.prisma, queues: deps.queues, logger: deps.logger }));
   router.use(leadsRoutes(deps.prisma));
   router.use(
     activitiesRoutes({
