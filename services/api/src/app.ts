@@ -17,6 +17,7 @@ import { leadsRoutes } from './leads.routes.js';
 import { redactApiPath } from './log-path.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { playbooksRoutes } from './playbooks.routes.js';
+import { routeTemplates } from './route-templates.js';
 import { sourcesRoutes } from './sources.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
 
@@ -125,8 +126,17 @@ export function apiRouter(deps: ApiDeps): Router {
 export function createApp(deps: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  const api = apiRouter(deps);
   app.use(
-    httpObservability({ logger: deps.logger, metrics: deps.metrics, redactUrl: redactApiPath }),
+    httpObservability({
+      logger: deps.logger,
+      metrics: deps.metrics,
+      redactUrl: redactApiPath,
+      // The route label is the template the path matches, for every status: a
+      // 401 answered before routing and a 422 thrown out of a route count under
+      // the same `/api/v1/…` template as its 2xx.
+      routes: routeTemplates(api, API_PREFIX),
+    }),
   );
   app.use(
     healthRoutes({
@@ -135,7 +145,7 @@ export function createApp(deps: ApiDeps): Express {
       registry: deps.metrics.registry,
     }),
   );
-  app.use(API_PREFIX, apiRouter(deps));
+  app.use(API_PREFIX, api);
   app.use(routeNotFound);
   app.use(errorHandler(deps.logger));
   return app;
