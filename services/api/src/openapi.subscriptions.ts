@@ -119,7 +119,7 @@ export const SUBSCRIPTION_OPERATIONS: readonly Operation[] = [
     operationId: 'testSubscription',
     summary: 'Send a signed test delivery now and report the answer',
     description:
-      'A delivery signed like any other, with activity_type `event`, activity_label `test`, an id of its own (`act_test_…`, also its webhook-id), empty lead fields and `data: {}`. It is sent once, now, and not stored; the answer reports what the subscriber answered. A subscriber that fails is still a 200 here, with `ok: false`.',
+      'A delivery signed like any other, with activity_type `event`, activity_label `test` (a reserved label: GET /activity_catalog lists it in group `reserved`; no subscription can select it, and every subscription gets its test delivery whatever it selected), an id of its own (`act_test_…`, also its webhook-id), empty lead fields and `data: {}`. It is sent once, now, and not stored; the answer reports what the subscriber answered. A subscriber that fails is still a 200 here, with `ok: false`.',
     tag: 'Subscriptions',
     success: {
       status: 200,
