@@ -8,7 +8,6 @@ import { createLogger, createMetrics } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
 import { waitFor } from '@leadhook/worker-runtime/testing';
-import type { Express } from 'express';
 import supertest from 'supertest';
 import { createApp } from '../services/api/src/app.js';
 import { createLeadOf } from '../services/api/src/testing/deliveries.factory.js';
@@ -30,7 +29,7 @@ let db: TestDatabase;
 let prisma: PrismaClient;
 let queues: QueueSet;
 let worker: WorkerRuntime;
-let app: Express;
+let app: ReturnType<typeof createApp>;
 let server: Server;
 let subscriberUrl: string;
 /** The subscriber's answer status; the requests it got (webhook-id of each). */
