@@ -160,7 +160,10 @@ export function presentDelivery(row: DeliveryRow, heads: ChainHeads): Delivery {
 /**
  * The ids of one page of a subscription's pending (chain heads) or queued (the
  * others) deliveries, newest first: the split is computed, so it is a condition
- * of the query and pages stay full.
+ * of the query and pages stay full. The heads are read in one pass over
+ * deliveries_chain_idx (the first entry per lead, in webhook_chain_head's order),
+ * not with a probe per pending row: a dead subscriber's thousands of queued
+ * deliveries behind a few heads would make the probes the cost of the page.
  */
 async function pendingPageIds(
   prisma: PrismaClient,
@@ -168,14 +171,24 @@ async function pendingPageIds(
   status: 'pending' | 'queued',
   page: PageRequest,
 ): Promise<string[]> {
-  const heads = status === 'pending' ? Prisma.sql`=` : Prisma.sql`<>`;
   const after = page.cursor === undefined ? Prisma.empty : Prisma.sql`AND d.id < ${page.cursor}`;
-  const rows = await prisma.$queryRaw<{ id: string }[]>`
-    SELECT d.id FROM deliveries d
-     WHERE d.subscription_id = ${subscriptionId} AND d.status = 'pending' ${after}
-       AND d.id ${heads} webhook_chain_head(d.subscription_id, d.lead_id)
-     ORDER BY d.id DESC
-     LIMIT ${page.limit + 1}`;
+  const rows =
+    status === 'pending'
+      ? await prisma.$queryRaw<{ id: string }[]>`
+          SELECT d.id FROM (
+            SELECT DISTINCT ON (c.lead_id) c.id
+              FROM deliveries c
+             WHERE c.subscription_id = ${subscriptionId} AND c.status = 'pending'
+             ORDER BY c.lead_id, c.activity_occurred_at, c.activity_id) d
+           WHERE true ${after}
+           ORDER BY d.id DESC
+           LIMIT ${page.limit + 1}`
+      : await prisma.$queryRaw<{ id: string }[]>`
+          SELECT d.id FROM deliveries d
+           WHERE d.subscription_id = ${subscriptionId} AND d.status = 'pending' ${after}
+             AND d.id <> webhook_chain_head(d.subscription_id, d.lead_id)
+           ORDER BY d.id DESC
+           LIMIT ${page.limit + 1}`;
   return rows.map((r) => r.id);
 }
 
