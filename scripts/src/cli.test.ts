@@ -108,6 +108,8 @@ describe('pnpm leadhook account create', () => {
     const result = leadhook(['--help']);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('account create NAME');
+    expect(result.stdout).toContain('account list');
+    expect(result.stdout).toContain('account rotate-key ID');
   });
 
   it('fails with a message on stderr when PostgreSQL is unreachable', () => {
@@ -120,11 +122,86 @@ describe('pnpm leadhook account create', () => {
   });
 });
 
+/** Runs the CLI on the test database and parses its one line of JSON. */
+function leadhookJson<T>(args: string[]): T {
+  const result = leadhook(args, { DATABASE_URL: empty.url });
+  expect([args, result.status, result.stderr]).toEqual([args, 0, '']);
+  expect(result.stdout.split('\n')).toHaveLength(2);
+  return JSON.parse(result.stdout) as T;
+}
+
+describe('pnpm leadhook account list / rotate-key (an owner who lost the API key)', () => {
+  it('lists every account with its id, name and creation time, oldest first', () => {
+    const first = leadhookJson<{ account_id: string }>(['account', 'create', 'Listed One']);
+    const second = leadhookJson<{ account_id: string }>(['account', 'create', 'Listed Two']);
+    const listed = leadhookJson<{ id: string; name: string; created_at: string }[]>([
+      'account',
+      'list',
+    ]);
+    for (const account of listed) {
+      expect(Object.keys(account).sort()).toEqual(['created_at', 'id', 'name']);
+      expect(new Date(account.created_at).toISOString()).toBe(account.created_at);
+    }
+    const ours = listed.filter((a) => a.name.startsWith('Listed '));
+    expect(ours.map((a) => [a.id, a.name])).toEqual([
+      [first.account_id, 'Listed One'],
+      [second.account_id, 'Listed Two'],
+    ]);
+  });
+
+  it('rotate-key issues a new key, printed like account create, and revokes the old one', async () => {
+    const created = leadhookJson<{ account_id: string; api_key: string }>([
+      'account',
+      'create',
+      'Lost Key',
+    ]);
+    const rotated = leadhookJson<{ account_id: string; api_key: string }>([
+      'account',
+      'rotate-key',
+      created.account_id,
+    ]);
+    expect(rotated).toEqual({
+      account_id: created.account_id,
+      api_key: expect.stringMatching(/^lh_[A-Za-z0-9_-]{43}$/),
+    });
+    expect(rotated.api_key).not.toBe(created.api_key);
+    expect(await keyRow(empty.url, rotated.api_key)).toEqual([
+      { account_id: created.account_id, name: 'Lost Key', revoked_at: null },
+    ]);
+    // The old key stops working: the API refuses a revoked key.
+    expect(await keyRow(empty.url, created.api_key)).toEqual([
+      { account_id: created.account_id, name: 'Lost Key', revoked_at: expect.any(Date) },
+    ]);
+  });
+
+  it('rotate-key of an unknown account says so on stderr and exits 1, printing nothing', () => {
+    const result = leadhook(['account', 'rotate-key', 'acc_00000000000000000000000000'], {
+      DATABASE_URL: empty.url,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/no account with id "acc_00000000000000000000000000"/);
+  });
+
+  it.each([
+    [['account', 'rotate-key'], /needs one account ID/],
+    [['account', 'rotate-key', 'a', 'b'], /needs one account ID/],
+    [['account', 'list', 'x'], /takes no argument/],
+  ])('refuses %j with usage on stderr and exit 2', (args, message) => {
+    const result = leadhook(args, { DATABASE_URL: empty.url });
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+  });
+});
+
 describe('parseArgs', () => {
   it.each([
     [['account', 'create', '  Acme  '], { kind: 'account-create', name: 'Acme' }],
     [['help'], { kind: 'help' }],
     [['account', 'create', 'x', '-h'], { kind: 'help' }],
+    [['account', 'list'], { kind: 'account-list' }],
+    [['account', 'rotate-key', 'acc_1'], { kind: 'account-rotate-key', accountId: 'acc_1' }],
   ])('%j → %j', (args, command) => {
     expect(parseArgs(args)).toEqual(command);
   });

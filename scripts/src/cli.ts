@@ -6,6 +6,11 @@ commands:
   account create NAME   create an account and its first API key; prints
                         {"account_id":"…","api_key":"…"} on stdout.
                         The API key is shown only this once: keep it.
+  account list          list the accounts, oldest first; prints
+                        [{"id":"…","name":"…","created_at":"…"}, …] on stdout.
+  account rotate-key ID revoke every API key of account ID and issue a new one
+                        (for an owner who lost the key); prints
+                        {"account_id":"…","api_key":"…"} on stdout, once.
 
 options:
   -h, --help            show this help
@@ -21,7 +26,11 @@ export const MAX_ACCOUNT_NAME_LENGTH = 200;
 export type Command =
   | { kind: 'help' }
   | { kind: 'account-create'; name: string }
+  | { kind: 'account-list' }
+  | { kind: 'account-rotate-key'; accountId: string }
   | { kind: 'usage-error'; message: string };
+
+const ACCOUNT_ACTIONS = ['create', 'list', 'rotate-key'] as const;
 
 export function parseArgs(argv: readonly string[]): Command {
   if (argv.some((arg) => arg === '-h' || arg === '--help') || argv[0] === 'help') {
@@ -30,7 +39,7 @@ export function parseArgs(argv: readonly string[]): Command {
   const [group, action, ...rest] = argv;
   if (group === undefined) return { kind: 'usage-error', message: 'no command given' };
   if (group !== 'account') return { kind: 'usage-error', message: `unknown command "${group}"` };
-  if (action !== 'create') {
+  if (!ACCOUNT_ACTIONS.some((known) => known === action)) {
     return {
       kind: 'usage-error',
       message:
@@ -39,6 +48,16 @@ export function parseArgs(argv: readonly string[]): Command {
   }
   const option = rest.find((arg) => arg.startsWith('-'));
   if (option !== undefined) return { kind: 'usage-error', message: `unknown option "${option}"` };
+  if (action === 'list') {
+    if (rest.length > 0) return { kind: 'usage-error', message: 'account list takes no argument' };
+    return { kind: 'account-list' };
+  }
+  if (action === 'rotate-key') {
+    if (rest.length !== 1) {
+      return { kind: 'usage-error', message: 'account rotate-key needs one account ID' };
+    }
+    return { kind: 'account-rotate-key', accountId: (rest[0] ?? '').trim() };
+  }
   if (rest.length === 0) return { kind: 'usage-error', message: 'account create needs a NAME' };
   if (rest.length > 1) {
     return {

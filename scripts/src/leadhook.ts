@@ -8,8 +8,11 @@ import {
   createAccount,
   createPrisma,
   isDatabaseUnavailable,
+  listAccounts,
   MIGRATIONS_DIR,
   migrate,
+  type PrismaClient,
+  rotateApiKeyOf,
 } from '@leadhook/db';
 import { parseArgs, USAGE } from './cli.js';
 
@@ -31,24 +34,58 @@ switch (command.kind) {
     process.exit(EXIT_USAGE);
     break;
   case 'account-create': {
-    const config = loadConfigOrExit();
-    try {
-      // Quietly: the only thing on stdout is the result.
-      await migrate({ databaseUrl: config.databaseUrl, migrationsDir: MIGRATIONS_DIR });
-    } catch (err) {
-      fail(describe('could not apply migrations', err));
-    }
-    const prisma = createPrisma({ databaseUrl: config.databaseUrl, poolMax: 1 });
-    try {
-      const created = await createAccount(prisma, command.name);
+    const { name } = command;
+    await withDatabase('could not create the account', async (prisma) => {
+      const created = await createAccount(prisma, name);
       process.stdout.write(`${JSON.stringify(created)}\n`);
-    } catch (err) {
-      fail(describe('could not create the account', err));
-    } finally {
-      await prisma.$disconnect();
-    }
+      return undefined;
+    });
     break;
   }
+  case 'account-list':
+    await withDatabase('could not list the accounts', async (prisma) => {
+      process.stdout.write(`${JSON.stringify(await listAccounts(prisma))}\n`);
+      return undefined;
+    });
+    break;
+  case 'account-rotate-key': {
+    const { accountId } = command;
+    await withDatabase('could not rotate the API key', async (prisma) => {
+      const rotated = await rotateApiKeyOf(prisma, accountId);
+      if (!rotated) {
+        return `no account with id "${accountId}" (pnpm leadhook account list shows them)`;
+      }
+      process.stdout.write(`${JSON.stringify(rotated)}\n`);
+      return undefined;
+    });
+    break;
+  }
+}
+
+/**
+ * Applies pending migrations (quietly: the only thing on stdout is the result),
+ * then runs `work` on a client. What `work` returns is an error for stderr (exit 1).
+ */
+async function withDatabase(
+  what: string,
+  work: (prisma: PrismaClient) => Promise<string | undefined>,
+): Promise<void> {
+  const config = loadConfigOrExit();
+  try {
+    await migrate({ databaseUrl: config.databaseUrl, migrationsDir: MIGRATIONS_DIR });
+  } catch (err) {
+    fail(describe('could not apply migrations', err));
+  }
+  const prisma = createPrisma({ databaseUrl: config.databaseUrl, poolMax: 1 });
+  let error: string | undefined;
+  try {
+    error = await work(prisma);
+  } catch (err) {
+    error = describe(what, err);
+  } finally {
+    await prisma.$disconnect();
+  }
+  if (error) fail(error);
 }
 
 function describe(what: string, err: unknown): string {

@@ -15,6 +15,7 @@ export const ACTIVITY_GROUPS = [
   'party_line',
   'copilot',
   'outcome',
+  'reserved',
 ] as const;
 export type ActivityGroup = (typeof ACTIVITY_GROUPS)[number];
 
@@ -97,6 +98,32 @@ export const EVENT_LABELS: readonly string[] = ACTIVITY_CATALOG.filter(
 export const OUTCOME_LABELS: readonly string[] = ACTIVITY_CATALOG.filter(
   (e) => e.type === 'outcome',
 ).map((e) => e.label);
+
+/** The label of the test delivery (POST /subscriptions/{id}/test). */
+export const TEST_LABEL = 'test';
+
+/**
+ * Labels leadhook sends by itself, outside the activity path: GET
+ * /activity_catalog lists them (group `reserved`) so a subscriber knows what
+ * they mean, but a subscription cannot select them (every subscription gets its
+ * own test delivery when it is tested, whatever it selected) and POST
+ * /leads/{id}/activities cannot report them. Not in ACTIVITY_CATALOG, whose
+ * labels are exactly the selectable and reportable ones.
+ */
+export const RESERVED_LABELS: readonly CatalogEntry[] = Object.freeze([
+  {
+    label: TEST_LABEL,
+    type: 'event',
+    group: 'reserved',
+    meaning:
+      'A test delivery, sent only by POST /subscriptions/{id}/test to the subscription tested, whatever labels it selected; never about a lead (lead_id null). Cannot be selected or reported.',
+  },
+]);
+
+/** The reserved entry for `label`, or undefined. */
+export function reservedLabel(label: string): CatalogEntry | undefined {
+  return RESERVED_LABELS.find((e) => e.label === label);
+}
 
 /** The catalog entry for (type, label), or undefined: `interested` is both an event and an outcome. */
 export function catalogEntry(type: ActivityType, label: string): CatalogEntry | undefined {

@@ -7,7 +7,10 @@ export {
   EVENT_LABELS,
   isStopReply,
   OUTCOME_LABELS,
+  RESERVED_LABELS,
+  reservedLabel,
   STOP_WORDS,
+  TEST_LABEL,
 } from './activity-catalog.js';
 export * from './api/index.js';
 export {

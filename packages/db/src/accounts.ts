@@ -77,3 +77,35 @@ export async function rotateApiKey(prisma: PrismaClient, accountId: string): Pro
   ]);
   return apiKey;
 }
+
+/** An account as `pnpm leadhook account list` shows it. */
+export interface AccountSummary {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+/** Every account, oldest first: what an operator picks an id from. */
+export async function listAccounts(prisma: PrismaClient): Promise<AccountSummary[]> {
+  const accounts = await prisma.account.findMany({
+    select: { id: true, name: true, createdAt: true },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+  return accounts.map((a) => ({ id: a.id, name: a.name, created_at: a.createdAt.toISOString() }));
+}
+
+/**
+ * rotateApiKey for an account named by id, from outside the API (the CLI, for an
+ * owner who lost every key): null when no such account exists.
+ */
+export async function rotateApiKeyOf(
+  prisma: PrismaClient,
+  accountId: string,
+): Promise<CreatedAccount | null> {
+  const account = await prisma.account.findUnique({
+    where: { id: accountId },
+    select: { id: true },
+  });
+  if (!account) return null;
+  return { account_id: account.id, api_key: await rotateApiKey(prisma, account.id) };
+}

@@ -1,4 +1,4 @@
-export type { CreatedAccount } from './accounts.js';
+export type { AccountSummary, CreatedAccount } from './accounts.js';
 export {
   apiKeyPrefix,
   createAccount,
@@ -6,7 +6,9 @@ export {
   generateIntakeKey,
   hashApiKey,
   hashesEqual,
+  listAccounts,
   rotateApiKey,
+  rotateApiKeyOf,
 } from './accounts.js';
 export type { PrismaClient, PrismaOptions } from './client.js';
 export { createPrisma, Prisma } from './client.js';

@@ -3,6 +3,7 @@ import express, { type RequestHandler, type Router } from 'express';
 import type { Registry } from 'prom-client';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
+import { routeMatcher } from './route-label.js';
 import { withTimeout } from './timeout.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -15,6 +16,13 @@ export interface HttpObservabilityOptions {
    * /marketing_sources/{account_id}/{source_key}: the key is a credential.
    */
   redactUrl?: (url: string) => string;
+  /**
+   * Every route template the app serves, in full (`/api/v1/playbooks/:id`): the
+   * `route` label is the one the path matches, for every status (routeMatcher).
+   * Without it, or for a path none matches, the label is the route Express
+   * dispatched to, else `unmatched`.
+   */
+  routes?: readonly string[];
 }
 
 /** Paths answered without a request log line (probes and scrapes would drown the rest). */
@@ -38,6 +46,7 @@ function isQuiet(url: string): boolean {
 export function httpObservability(options: HttpObservabilityOptions): RequestHandler[] {
   const { logger, metrics } = options;
   const redact = options.redactUrl ?? ((url: string) => url);
+  const matchRoute = options.routes ? routeMatcher(options.routes) : () => undefined;
   const observe: RequestHandler = (req, res, next) => {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -78,7 +87,9 @@ export function httpObservability(options: HttpObservabilityOptions): RequestHan
     const onError = (err: Error): void => log(err);
 
     res.once('finish', () => {
-      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      const route =
+        matchRoute(req.originalUrl || req.url) ??
+        (req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched');
       const labels = { method: req.method, route, status: String(res.statusCode) };
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);

@@ -110,8 +110,10 @@ describe('GET /activity_catalog', () => {
         names.map((label) => `event/${group}/${label}`),
       ),
       ...DOCUMENTED_OUTCOMES.map((label) => `outcome/outcome/${label}`),
+      // The test delivery's label, documented but reserved.
+      'event/reserved/test',
     ].sort();
-    expect(expected).toHaveLength(34);
+    expect(expected).toHaveLength(35);
     const entries: { label: string; type: string; group: string; meaning: string }[] =
       res.body.data;
     expect(entries.map((e) => `${e.type}/${e.group}/${e.label}`).sort()).toEqual(expected);
@@ -119,6 +121,9 @@ describe('GET /activity_catalog', () => {
     // interested is both an event and an outcome, with different meanings.
     const interested = entries.filter((e) => e.label === 'interested');
     expect(interested.map((e) => e.type).sort()).toEqual(['event', 'outcome']);
+    expect(entries.find((e) => e.label === 'test')?.meaning).toMatch(
+      /POST \/subscriptions\/\{id\}\/test.*Cannot be selected or reported/,
+    );
   });
 
   it('needs the API key', async () => {
@@ -180,6 +185,22 @@ describe('POST /leads/{id}/activities', () => {
     expect(res.body.error.message).not.toContain('unqualified');
     expect(res.body.error.details).toEqual([
       { field: 'activity_label', code: 'unknown_label', message: res.body.error.message },
+    ]);
+    expect(await timelineOf(api, leadId)).toEqual([]);
+  });
+
+  it('refuses the reserved test label: only the test delivery carries it', async () => {
+    const { api, leadId } = await leadOf();
+    const res = await api
+      .post(`/api/v1/leads/${leadId}/activities`)
+      .send({ activity_type: 'event', activity_label: 'test' });
+    expect(res.status).toBe(422);
+    expect(res.body.error.details).toEqual([
+      {
+        field: 'activity_label',
+        code: 'reserved_label',
+        message: expect.stringContaining('"test" is reserved'),
+      },
     ]);
     expect(await timelineOf(api, leadId)).toEqual([]);
   });

@@ -9,6 +9,8 @@ import {
   type ActivityType,
   activitySchema,
   catalogEntry,
+  RESERVED_LABELS,
+  reservedLabel,
 } from '@leadhook/contracts';
 import type { PrismaClient } from '@leadhook/db';
 import { bodyValidator, type ErrorDetail } from './validation.js';
@@ -47,10 +49,10 @@ export function presentActivity(row: ActivityRow): Activity {
   };
 }
 
-/** `GET /activity_catalog`: every label, in the catalog's order, in one page. */
+/** `GET /activity_catalog`: every label, in the catalog's order, then the reserved ones, in one page. */
 export function activityCatalog(): ActivityCatalog {
   return {
-    data: ACTIVITY_CATALOG.map(({ label, type, group, meaning }) => ({
+    data: [...ACTIVITY_CATALOG, ...RESERVED_LABELS].map(({ label, type, group, meaning }) => ({
       label,
       type,
       group,
@@ -86,11 +88,17 @@ export function activityProblems(input: ActivityCreate): ErrorDetail[] {
             code: 'type_mismatch',
             message: `"${label}" is an ${other} label, not an ${type} label: send activity_type "${other}". ${type === 'event' ? 'Event' : 'Outcome'} labels: ${labelsOf(type)}.`,
           }
-        : {
-            field: 'activity_label',
-            code: 'unknown_label',
-            message: `"${label}" is not a label of the activity catalog (GET /api/v1/activity_catalog). ${type === 'event' ? 'Event' : 'Outcome'} labels: ${labelsOf(type)}.`,
-          },
+        : reservedLabel(label)
+          ? {
+              field: 'activity_label',
+              code: 'reserved_label',
+              message: `"${label}" is reserved: leadhook sends it by itself (see GET /api/v1/activity_catalog); it cannot be reported.`,
+            }
+          : {
+              field: 'activity_label',
+              code: 'unknown_label',
+              message: `"${label}" is not a label of the activity catalog (GET /api/v1/activity_catalog). ${type === 'event' ? 'Event' : 'Outcome'} labels: ${labelsOf(type)}.`,
+            },
     );
   }
   if (type === 'event' && label === 'message_received' && typeof input.data?.body !== 'string') {

@@ -20,6 +20,7 @@ import { redactApiPath } from './log-path.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { playbooksRoutes } from './playbooks.routes.js';
 import { rateLimit } from './rate-limit.middleware.js';
+import { routeTemplates } from './route-templates.js';
 import { sourcesRoutes } from './sources.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
 
@@ -55,7 +56,10 @@ export interface ApiDeps {
   prisma: PrismaClient;
   logger: Logger;
   metrics: Metrics;
-  /** Producers for the activity jobs that POST /leads/{id}/activities announces. */
+  /**
+   * Producers for the activity jobs that POST /leads/{id}/activities announces
+   * and the delivery jobs of redeliver and recover.
+   */
   queues: QueueSet;
   options: ApiOptions;
 }
@@ -135,7 +139,7 @@ export function apiRouter(deps: ApiDeps): Router {
       timeoutMs: deps.options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
     }),
   );
-  router.use(deliveriesRoutes(deps.prisma));
+  router.use(deliveriesRoutes({ prisma: deps.prisma, queues: deps.queues, logger: deps.logger }));
   router.use(leadsRoutes(deps.prisma));
   router.use(
     activitiesRoutes({
@@ -161,8 +165,17 @@ export function createApp(deps: ApiDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.options.trustProxy ?? false);
   app.use(standardHeaders);
+  const api = apiRouter(deps);
   app.use(
-    httpObservability({ logger: deps.logger, metrics: deps.metrics, redactUrl: redactApiPath }),
+    httpObservability({
+      logger: deps.logger,
+      metrics: deps.metrics,
+      redactUrl: redactApiPath,
+      // The route label is the template the path matches, for every status: a
+      // 401 answered before routing and a 422 thrown out of a route count under
+      // the same `/api/v1/…` template as its 2xx.
+      routes: routeTemplates(api, API_PREFIX),
+    }),
   );
   app.use(
     healthRoutes({
@@ -171,7 +184,7 @@ export function createApp(deps: ApiDeps): Express {
       registry: deps.metrics.registry,
     }),
   );
-  app.use(API_PREFIX, apiRouter(deps));
+  app.use(API_PREFIX, api);
   app.use(routeNotFound);
   app.use(errorHandler(deps.logger));
   return app;

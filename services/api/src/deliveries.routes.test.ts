@@ -1,6 +1,11 @@
 import { deliveryListSchema, deliverySchema } from '@leadhook/contracts';
+import { createLogger, createMetrics } from '@leadhook/observability';
+import { QueueSet } from '@leadhook/queue';
+import { closedPort } from '@leadhook/worker-runtime/testing';
+import request from 'supertest';
+import { createApp } from './app.js';
 import { createDelivery, createLeadOf } from './testing/deliveries.factory.js';
-import { type Harness, playbookBody, startHarness } from './testing/harness.js';
+import { type Harness, PUBLIC_BASE_URL, playbookBody, startHarness } from './testing/harness.js';
 import { bodyValidator } from './validation.js';
 
 const isDeliveryList = bodyValidator(deliveryListSchema);
@@ -25,7 +30,7 @@ async function setup() {
       .send({ url: 'https://crm.example.com/hook', events: ['*'] })
   ).body.id;
   const leadId = await createLeadOf(h.prisma, accountId, playbookId);
-  return { api, accountId, playbookId, subscriptionId, leadId };
+  return { api, apiKey: api_key, accountId, playbookId, subscriptionId, leadId };
 }
 
 const at = (iso: string) => new Date(iso);
@@ -142,6 +147,105 @@ describe('GET /subscriptions/{id}/deliveries', () => {
     expect(bad.body.error.details[0].field).toBe('status');
   });
 
+  it('shows a delivery waiting behind an earlier one of the same lead as queued, naming it', async () => {
+    const s = await setup();
+    const target = { accountId: s.accountId, leadId: s.leadId, subscriptionId: s.subscriptionId };
+    const past = at('2026-11-22T12:05:00Z');
+    const head = await createDelivery(h.prisma, target, {
+      status: 'pending',
+      nextAttemptAt: past,
+      attempts: [{ attemptedAt: at('2026-11-22T12:00:00Z'), statusCode: 503 }],
+    });
+    // Fanned out due at once, then left waiting for the head (as the worker leaves them).
+    const second = await createDelivery(h.prisma, target, {
+      status: 'pending',
+      nextAttemptAt: past,
+    });
+    const third = await createDelivery(h.prisma, target, {
+      status: 'pending',
+      nextAttemptAt: past,
+    });
+    const otherLead = await createLeadOf(h.prisma, s.accountId, s.playbookId);
+    const alone = await createDelivery(
+      h.prisma,
+      { ...target, leadId: otherLead },
+      { status: 'pending', nextAttemptAt: past },
+    );
+
+    const res = await s.api.get(`/api/v1/subscriptions/${s.subscriptionId}/deliveries`);
+    expect(res.status).toBe(200);
+    const byId = new Map(
+      res.body.data.map((d: { id: string; status: string }) => [d.id, d] as const),
+    );
+    expect(byId.get(head.deliveryId)).toMatchObject({
+      status: 'pending',
+      waiting_for: null,
+      next_attempt_at: past.toISOString(),
+    });
+    for (const queued of [second, third]) {
+      expect(byId.get(queued.deliveryId)).toMatchObject({
+        status: 'queued',
+        waiting_for: head.deliveryId,
+        next_attempt_at: null,
+      });
+    }
+    expect(byId.get(alone.deliveryId)).toMatchObject({ status: 'pending', waiting_for: null });
+
+    const ids = async (status: string, extra = '') =>
+      (
+        await s.api.get(
+          `/api/v1/subscriptions/${s.subscriptionId}/deliveries?status=${status}${extra}`,
+        )
+      ).body.data.map((d: { id: string }) => d.id);
+    expect(await ids('queued')).toEqual([third.deliveryId, second.deliveryId]);
+    expect(await ids('pending')).toEqual([alone.deliveryId, head.deliveryId]);
+    // Filtered pages are full pages, with a cursor.
+    const page = await s.api.get(
+      `/api/v1/subscriptions/${s.subscriptionId}/deliveries?status=queued&limit=1`,
+    );
+    expect(page.body.data.map((d: { id: string }) => d.id)).toEqual([third.deliveryId]);
+    expect(await ids('queued', `&limit=1&cursor=${page.body.next_cursor}`)).toEqual([
+      second.deliveryId,
+    ]);
+
+    // The single read says the same.
+    const one = await s.api.get(`/api/v1/deliveries/${second.deliveryId}`);
+    expect(one.status).toBe(200);
+    expect(isDelivery(one.body).ok).toBe(true);
+    expect(one.body).toMatchObject({ status: 'queued', waiting_for: head.deliveryId });
+    const headRead = await s.api.get(`/api/v1/deliveries/${head.deliveryId}`);
+    expect(headRead.body).toMatchObject({ status: 'pending', attempt_count: 1 });
+
+    // Once the head is done with, the next one is the head.
+    await h.prisma.delivery.update({
+      where: { id: head.deliveryId },
+      data: { status: 'succeeded' },
+    });
+    expect((await s.api.get(`/api/v1/deliveries/${second.deliveryId}`)).body).toMatchObject({
+      status: 'pending',
+      waiting_for: null,
+    });
+    expect((await s.api.get(`/api/v1/deliveries/${third.deliveryId}`)).body).toMatchObject({
+      status: 'queued',
+      waiting_for: second.deliveryId,
+    });
+  });
+
+  it("GET /deliveries/{id} answers 404 for another account's delivery or an unknown one", async () => {
+    const a = await setup();
+    const b = await setup();
+    const target = { accountId: a.accountId, leadId: a.leadId, subscriptionId: a.subscriptionId };
+    const { deliveryId } = await createDelivery(h.prisma, target, { status: 'failed' });
+    expect((await a.api.get(`/api/v1/deliveries/${deliveryId}`)).status).toBe(200);
+    for (const res of [
+      await b.api.get(`/api/v1/deliveries/${deliveryId}`),
+      await a.api.get('/api/v1/deliveries/dlv_00000000000000000000000000'),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+    }
+  });
+
   it('paginates with limit and cursor, and shows only this subscription', async () => {
     const s = await setup();
     const other: string = (
@@ -167,7 +271,7 @@ describe('GET /subscriptions/{id}/deliveries', () => {
 });
 
 describe('POST /deliveries/{id}/redeliver', () => {
-  it('resets a failed delivery: pending, attempt_count 0, due now, the same activity id', async () => {
+  it('resets a failed delivery: pending, the schedule again, due now, the same activity id, enqueued', async () => {
     const s = await setup();
     const target = { accountId: s.accountId, leadId: s.leadId, subscriptionId: s.subscriptionId };
     const { deliveryId, activityId } = await createDelivery(h.prisma, target, {
@@ -184,17 +288,53 @@ describe('POST /deliveries/{id}/redeliver', () => {
       id: deliveryId,
       activity_id: activityId,
       status: 'pending',
-      attempt_count: 0,
+      waiting_for: null,
+      // The earlier try stays listed and counted.
+      attempt_count: 1,
     });
-    // The earlier tries stay in the log.
-    expect(res.body.attempts).toHaveLength(1);
+    expect(res.body.attempts).toEqual([
+      expect.objectContaining({ attempted_at: '2026-11-20T00:00:00.000Z', status_code: 500 }),
+    ]);
     const row = await h.prisma.delivery.findUniqueOrThrow({ where: { id: deliveryId } });
     expect(row.status).toBe('pending');
+    // The row's attempt_count is its place in the retry schedule: the first entry again.
     expect(row.attemptCount).toBe(0);
     expect(row.activityId).toBe(activityId);
+    // Handed to the webhook worker by the call itself, under the job id it uses.
+    const job = await h.queues.get('delivery').getJob(`delivery-${deliveryId}-0`);
+    expect(job?.data).toEqual({ delivery_id: deliveryId, attempt: 0 });
+    expect(await job?.getState()).toBe('waiting');
     expect(row.nextAttemptAt?.getTime()).toBeGreaterThanOrEqual(before);
     expect(row.nextAttemptAt?.getTime()).toBeLessThanOrEqual(after);
     expect(Date.parse(res.body.next_attempt_at)).toBe(row.nextAttemptAt?.getTime());
+  });
+
+  it('still resets the row when Redis is away (the webhook worker reconciler sends it)', async () => {
+    const s = await setup();
+    const target = { accountId: s.accountId, leadId: s.leadId, subscriptionId: s.subscriptionId };
+    const { deliveryId } = await createDelivery(h.prisma, target, { status: 'failed' });
+    const noRedis = new QueueSet({
+      redisUrl: `redis://127.0.0.1:${await closedPort()}`,
+      prefix: 'test-api-no-redis',
+    });
+    try {
+      const app = createApp({
+        prisma: h.prisma,
+        logger: createLogger({ service: 'api-test', level: 'silent' }),
+        metrics: createMetrics('api-test'),
+        queues: noRedis,
+        options: { publicBaseUrl: PUBLIC_BASE_URL },
+      });
+      const res = await request(app)
+        .post(`/api/v1/deliveries/${deliveryId}/redeliver`)
+        .set('authorization', `Bearer ${s.apiKey}`);
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('pending');
+      const row = await h.prisma.delivery.findUniqueOrThrow({ where: { id: deliveryId } });
+      expect([row.status, row.attemptCount]).toEqual(['pending', 0]);
+    } finally {
+      await noRedis.close();
+    }
   });
 
   it("answers 404 for another account's delivery, an unknown one, or one of a deleted subscription", async () => {
@@ -270,6 +410,24 @@ describe('POST /subscriptions/{id}/recover', () => {
         expect.any(Date),
       ]);
     }
+    // One chain (one lead): its head, the earlier of the two, is enqueued; the
+    // other follows it (queued), as the webhook worker sends a lead's deliveries.
+    const [head, behind] = newFailed;
+    const queue = h.queues.get('delivery');
+    expect((await queue.getJob(`delivery-${head?.deliveryId}-0`))?.data).toEqual({
+      delivery_id: head?.deliveryId,
+      attempt: 0,
+    });
+    expect(await queue.getJob(`delivery-${behind?.deliveryId}-0`)).toBeUndefined();
+    const log = await s.api.get(`/api/v1/subscriptions/${s.subscriptionId}/deliveries`);
+    const shown = (id: string | undefined) =>
+      log.body.data.find((d: { id: string }) => d.id === id);
+    expect(shown(head?.deliveryId)).toMatchObject({ status: 'pending', waiting_for: null });
+    expect(shown(behind?.deliveryId)).toMatchObject({
+      status: 'queued',
+      waiting_for: head?.deliveryId,
+      next_attempt_at: null,
+    });
     expect(await statusOf(oldFailed.deliveryId)).toBe('failed');
     expect(await statusOf(succeeded.deliveryId)).toBe('succeeded');
     expect(await statusOf(otherFailed.deliveryId)).toBe('failed');

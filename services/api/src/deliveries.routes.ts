@@ -1,8 +1,13 @@
 import { deliveryListQuerySchema, subscriptionRecoverSchema } from '@leadhook/contracts';
-import type { PrismaClient } from '@leadhook/db';
 import { Router } from 'express';
 import { accountIdOf } from './auth.middleware.js';
-import { listDeliveries, recoverDeliveries, redeliver } from './deliveries.service.js';
+import {
+  type DeliveryActionDeps,
+  getDelivery,
+  listDeliveries,
+  recoverDeliveries,
+  redeliver,
+} from './deliveries.service.js';
 import { notFound, validationFailed } from './errors.js';
 import { bodyValidator, queryValidator } from './validation.js';
 
@@ -10,7 +15,8 @@ const validateListQuery = queryValidator(deliveryListQuerySchema);
 const validateRecover = bodyValidator(subscriptionRecoverSchema);
 
 /** The delivery log, redeliver and recover (docs/api.md, "Deliveries"). Mounted behind requireApiKey. */
-export function deliveriesRoutes(prisma: PrismaClient): Router {
+export function deliveriesRoutes(deps: DeliveryActionDeps): Router {
+  const { prisma } = deps;
   const router = Router();
 
   router.get('/subscriptions/:id/deliveries', async (req, res) => {
@@ -28,8 +34,14 @@ export function deliveriesRoutes(prisma: PrismaClient): Router {
     res.json(result.page);
   });
 
+  router.get('/deliveries/:id', async (req, res) => {
+    const result = await getDelivery(prisma, accountIdOf(res), req.params.id);
+    if (result.kind === 'not_found') throw notFound('delivery');
+    res.json(result.delivery);
+  });
+
   router.post('/deliveries/:id/redeliver', async (req, res) => {
-    const result = await redeliver(prisma, accountIdOf(res), req.params.id);
+    const result = await redeliver(deps, accountIdOf(res), req.params.id);
     if (result.kind === 'not_found') throw notFound('delivery');
     res.json(result.delivery);
   });
@@ -38,7 +50,7 @@ export function deliveriesRoutes(prisma: PrismaClient): Router {
     const body = validateRecover(req.body);
     if (!body.ok) throw validationFailed(body.details);
     const since = new Date(body.value.since);
-    const result = await recoverDeliveries(prisma, accountIdOf(res), req.params.id, since);
+    const result = await recoverDeliveries(deps, accountIdOf(res), req.params.id, since);
     if (result.kind === 'not_found') throw notFound('subscription');
     res.json({ recovered: result.recovered });
   });

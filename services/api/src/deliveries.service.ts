@@ -1,22 +1,40 @@
 import {
   ACTIVITY_TYPES,
   type ActivityType,
-  DELIVERY_STATUSES,
   type Delivery,
   type DeliveryAttempt,
   type DeliveryStatus,
 } from '@leadhook/contracts';
 import type { PrismaClient } from '@leadhook/db';
+import type { Logger } from '@leadhook/observability';
+import type { QueueSet } from '@leadhook/queue';
+import {
+  type Chain,
+  type ChainHeads,
+  chainHeads,
+  chainKey,
+  pendingPageIds,
+} from './delivery-chains.queries.js';
 import { keyset, type Page, type PageRequest, pageOf } from './pagination.js';
 import { findSubscription } from './subscriptions.service.js';
 
 /**
  * The delivery log and its two repair actions (docs/api.md, "Deliveries"; Svix's
- * message destination and attempt). Redeliver and recover only reset rows: the
- * row is the truth, and the webhook worker's reconciler picks up every pending
- * delivery whose next_attempt_at has passed and enqueues it. The webhook-id of a
- * redelivery is the activity id, unchanged, so receivers deduplicate it.
+ * message destination and attempt). Redeliver and recover reset rows and then,
+ * after the commit, enqueue the head of each chain they touched with the job id
+ * the webhook worker uses (`delivery-<id>-<attempt>`), so a healthy subscriber
+ * gets it at once. The row is the truth: if Redis is away, the webhook worker's
+ * reconciler finds the due head in PostgreSQL within its interval. The
+ * webhook-id of a redelivery is the activity id, unchanged, so receivers
+ * deduplicate it.
  */
+
+/** What redeliver and recover need besides the database: the producers and a logger. */
+export interface DeliveryActionDeps {
+  prisma: PrismaClient;
+  queues: QueueSet;
+  logger: Logger;
+}
 
 interface AttemptRow {
   id: string;
@@ -47,25 +65,43 @@ const DELIVERY_INCLUDE = {
   attempts: { orderBy: [{ attemptedAt: 'asc' as const }, { id: 'asc' as const }] },
 };
 
-function isDeliveryStatus(value: string): value is DeliveryStatus {
-  return DELIVERY_STATUSES.some((s) => s === value);
+/** The statuses the store keeps (`queued` is computed at read). */
+const STORED_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+type StoredStatus = (typeof STORED_STATUSES)[number];
+
+function isStoredStatus(value: string): value is StoredStatus {
+  return STORED_STATUSES.some((s) => s === value);
 }
 
 function isActivityType(value: string): value is ActivityType {
   return ACTIVITY_TYPES.some((t) => t === value);
 }
 
+/** The heads of the chains of the pending rows among `rows`. */
+function headsOfPending(prisma: PrismaClient, rows: readonly DeliveryRow[]): Promise<ChainHeads> {
+  return chainHeads(
+    prisma,
+    rows.filter((r) => r.status === 'pending'),
+  );
+}
+
 /**
- * The API shape of a delivery. Each attempt's next_attempt_at is when the try
+ * The API shape of a delivery. A pending delivery that is not its chain's head
+ * is `queued`, waiting for the head. attempt_count is the number of tries
+ * listed: the row's own attempt_count is its place in the retry schedule, which
+ * a redelivery starts again. Each attempt's next_attempt_at is when the try
  * after it happened, or, for the last try of a pending delivery, when the next
  * one is due.
  */
-export function presentDelivery(row: DeliveryRow): Delivery {
+export function presentDelivery(row: DeliveryRow, heads: ChainHeads): Delivery {
   // CHECK constraints keep these columns inside their enums.
-  if (!isDeliveryStatus(row.status) || !isActivityType(row.activity.activityType)) {
+  if (!isStoredStatus(row.status) || !isActivityType(row.activity.activityType)) {
     throw new Error(`delivery ${row.id} has an out-of-contract status or activity type`);
   }
-  const pendingNext = row.status === 'pending' ? row.nextAttemptAt : null;
+  const head = row.status === 'pending' ? heads.get(chainKey(row)) : undefined;
+  const waitingFor = head !== undefined && head.id !== row.id ? head.id : null;
+  const status: DeliveryStatus = waitingFor === null ? row.status : 'queued';
+  const pendingNext = status === 'pending' ? row.nextAttemptAt : null;
   const attempts: DeliveryAttempt[] = row.attempts.map((attempt, index) => {
     const next = row.attempts[index + 1]?.attemptedAt ?? pendingNext;
     return {
@@ -85,8 +121,9 @@ export function presentDelivery(row: DeliveryRow): Delivery {
     activity_type: row.activity.activityType,
     activity_label: row.activity.activityLabel,
     lead_id: row.leadId,
-    status: row.status,
-    attempt_count: row.attemptCount,
+    status,
+    waiting_for: waitingFor,
+    attempt_count: row.attempts.length,
     next_attempt_at: pendingNext?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -103,38 +140,94 @@ export async function listDeliveries(
   filter: { status?: DeliveryStatus | undefined },
 ): Promise<{ kind: 'ok'; page: Page<Delivery> } | { kind: 'not_found' }> {
   if (!(await findSubscription(prisma, accountId, subscriptionId))) return { kind: 'not_found' };
-  const { where, ...order } = keyset(page);
-  const rows = await prisma.delivery.findMany({
-    where: {
-      subscriptionId,
-      ...(filter.status !== undefined ? { status: filter.status } : {}),
-      ...where,
-    },
-    include: DELIVERY_INCLUDE,
-    ...order,
-  });
-  return { kind: 'ok', page: pageOf(rows, page, presentDelivery) };
-}
-
-/** What a reset writes: pending, a fresh retry schedule, due now. */
-function resetForRedelivery(now: Date) {
-  return { status: 'pending', attemptCount: 0, nextAttemptAt: now, updatedAt: now };
+  let rows: DeliveryRow[];
+  if (filter.status === 'pending' || filter.status === 'queued') {
+    const ids = await pendingPageIds(prisma, subscriptionId, filter.status, page);
+    rows = await prisma.delivery.findMany({
+      where: { id: { in: ids } },
+      include: DELIVERY_INCLUDE,
+      orderBy: { id: 'desc' },
+    });
+  } else {
+    const { where, ...order } = keyset(page);
+    rows = await prisma.delivery.findMany({
+      where: {
+        subscriptionId,
+        ...(filter.status !== undefined ? { status: filter.status } : {}),
+        ...where,
+      },
+      include: DELIVERY_INCLUDE,
+      ...order,
+    });
+  }
+  const heads = await headsOfPending(prisma, rows.slice(0, page.limit));
+  return { kind: 'ok', page: pageOf(rows, page, (row) => presentDelivery(row, heads)) };
 }
 
 /** The deliveries of the account's live subscriptions: the scope of every delivery action. */
 const ofAccount = (accountId: string) => ({ subscription: { accountId, deletedAt: null } });
 
+/** One delivery of the account, as the log shows it. */
+export async function getDelivery(
+  prisma: PrismaClient,
+  accountId: string,
+  deliveryId: string,
+): Promise<{ kind: 'ok'; delivery: Delivery } | { kind: 'not_found' }> {
+  const row = await prisma.delivery.findFirst({
+    where: { id: deliveryId, ...ofAccount(accountId) },
+    include: DELIVERY_INCLUDE,
+  });
+  if (!row) return { kind: 'not_found' };
+  return { kind: 'ok', delivery: presentDelivery(row, await headsOfPending(prisma, [row])) };
+}
+
+/**
+ * What a reset writes: pending, due now, and attempt_count 0, the row's place in
+ * the retry schedule (the whole schedule again; the tries made so far stay).
+ */
+function resetForRedelivery(now: Date) {
+  return { status: 'pending', attemptCount: 0, nextAttemptAt: now, updatedAt: now };
+}
+
+/**
+ * Enqueues the head of each chain (the job the webhook worker would enqueue for
+ * it), after the reset committed. A chain whose head is another delivery (an
+ * earlier one still pending) gets that head's job: the reset one follows it. A
+ * job Redis already holds pending is left as it is; one it keeps as finished
+ * under the same id (attempt 0 ran before) is replaced (QueueSet.requeueMany).
+ * Redis away: logged, and the reconciler sends the due heads from PostgreSQL.
+ */
+async function enqueueHeads(deps: DeliveryActionDeps, chains: readonly Chain[]): Promise<void> {
+  const heads = [...(await chainHeads(deps.prisma, chains)).values()];
+  const payloads = heads.map((h) => ({ delivery_id: h.id, attempt: h.attemptCount }));
+  for (let i = 0; i < payloads.length; i += ENQUEUE_BATCH) {
+    try {
+      await deps.queues.requeueMany('delivery', payloads.slice(i, i + ENQUEUE_BATCH));
+    } catch (err) {
+      deps.logger.warn(
+        { err, deliveries: payloads.length - i },
+        'redelivery enqueue failed; the webhook worker reconciler will send them',
+      );
+      return;
+    }
+  }
+}
+
+/** Jobs per Redis round trip when a recover enqueues many chains. */
+const ENQUEUE_BATCH = 500;
+
 /**
  * Sends a delivery again, whatever its status, with the same webhook-id (the
- * activity id): pending, attempt_count 0 (the whole retry schedule again),
- * next_attempt_at now. The earlier attempts stay in the log.
+ * activity id): pending, the whole retry schedule again, due now, and enqueued
+ * at once. The earlier attempts stay in the log and in attempt_count.
  */
 export async function redeliver(
-  prisma: PrismaClient,
+  deps: DeliveryActionDeps,
   accountId: string,
   deliveryId: string,
   now: Date = new Date(),
 ): Promise<{ kind: 'ok'; delivery: Delivery } | { kind: 'not_found' }> {
+  const { prisma } = deps;
   const { count } = await prisma.delivery.updateMany({
     where: { id: deliveryId, ...ofAccount(accountId) },
     data: resetForRedelivery(now),
@@ -144,26 +237,34 @@ export async function redeliver(
     where: { id: deliveryId },
     include: DELIVERY_INCLUDE,
   });
-  return { kind: 'ok', delivery: presentDelivery(row) };
+  const heads = await headsOfPending(prisma, [row]);
+  await enqueueHeads(deps, [row]);
+  return { kind: 'ok', delivery: presentDelivery(row, heads) };
 }
 
 /**
  * Svix's "recover": every failed delivery of the subscription created at or
- * after `since` is reset as redeliver does. Pending and succeeded ones are left
- * alone. One statement, so a concurrent worker sees each row either before or
- * after the reset.
+ * after `since` is reset as redeliver does, and the head of each chain it
+ * touched is enqueued. Pending and succeeded ones are left alone. One
+ * statement, so a concurrent worker sees each row either before or after the reset.
  */
 export async function recoverDeliveries(
-  prisma: PrismaClient,
+  deps: DeliveryActionDeps,
   accountId: string,
   subscriptionId: string,
   since: Date,
   now: Date = new Date(),
 ): Promise<{ kind: 'ok'; recovered: number } | { kind: 'not_found' }> {
+  const { prisma } = deps;
   if (!(await findSubscription(prisma, accountId, subscriptionId))) return { kind: 'not_found' };
-  const { count } = await prisma.delivery.updateMany({
-    where: { subscriptionId, status: 'failed', createdAt: { gte: since } },
-    data: resetForRedelivery(now),
-  });
-  return { kind: 'ok', recovered: count };
+  const reset = await prisma.$queryRaw<{ lead_id: string }[]>`
+    UPDATE deliveries
+       SET status = 'pending', attempt_count = 0, next_attempt_at = ${now}, updated_at = ${now}
+     WHERE subscription_id = ${subscriptionId} AND status = 'failed' AND created_at >= ${since}
+    RETURNING lead_id`;
+  await enqueueHeads(
+    deps,
+    reset.map((r) => ({ subscriptionId, leadId: r.lead_id })),
+  );
+  return { kind: 'ok', recovered: reset.length };
 }

@@ -97,7 +97,7 @@ describe('GET /leads', () => {
     expect(all.body.data[0]).not.toHaveProperty('activities');
   });
 
-  it('filters by source_id; a source that is not yours matches nothing', async () => {
+  it("filters by source_id; another account's source or none answers 404", async () => {
     const a = await owner();
     const b = await owner();
     const own = [await createLead(h.prisma, a)];
@@ -111,11 +111,20 @@ describe('GET /leads', () => {
       [...other].reverse(),
     );
     expect((await walk(a.api, `source_id=${a.sourceId}`)).ids).toEqual(own);
+    const bodies = [];
     for (const sourceId of [b.sourceId, newId('source')]) {
       const res = await a.api.get(`/api/v1/leads?source_id=${sourceId}`);
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual({ data: [], next_cursor: null });
+      expect(res.status).toBe(404);
+      expect(res.body.error).toMatchObject({ code: 'not_found' });
+      bodies.push(res.body);
     }
+    // One answer for both: no oracle for another account's source ids.
+    expect(bodies[0]).toEqual(bodies[1]);
+    // b's own source filters b's leads.
+    expect((await b.api.get(`/api/v1/leads?source_id=${b.sourceId}`)).body.data).toHaveLength(1);
+    // A deleted source of one's own still filters its leads: they stay.
+    expect((await a.api.delete(`/api/v1/marketing_sources/${a.sourceId}`)).status).toBe(204);
+    expect((await walk(a.api, `source_id=${a.sourceId}`)).ids).toEqual(own);
   });
 
   it('refuses a bad limit like every list', async () => {

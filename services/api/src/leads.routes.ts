@@ -16,9 +16,14 @@ export function leadsRoutes(prisma: PrismaClient): Router {
     const query = validateListQuery(req.query);
     if (!query.ok) throw validationFailed(query.details);
     const { limit, cursor, source_id: sourceId } = query.value;
-    res.json(
-      await listLeads(prisma, accountIdOf(res), { limit: limit ?? 20, cursor }, { sourceId }),
+    const result = await listLeads(
+      prisma,
+      accountIdOf(res),
+      { limit: limit ?? 20, cursor },
+      { sourceId },
     );
+    if (result.kind === 'source_not_found') throw notFound('marketing source');
+    res.json(result.page);
   });
 
   router.get('/leads/:id', async (req, res) => {

@@ -84,16 +84,24 @@ export function presentLead(row: LeadRow): Lead {
 export type LeadResult = { kind: 'ok'; lead: LeadDetail } | { kind: 'not_found' };
 
 /**
- * The account's leads, newest first. `sourceId` is a filter: an id that names no
- * source of this account matches no lead (an empty page), as Stripe's filters do,
- * so the list is no oracle for other accounts' source ids.
+ * The account's leads, newest first. `sourceId` names one of the account's
+ * sources (deleted ones too: their leads stay); any other id is not_found, the
+ * same answer for another account's source as for none, so the list is no
+ * oracle for other accounts' source ids.
  */
 export async function listLeads(
   prisma: PrismaClient,
   accountId: string,
   page: PageRequest,
   filter: { sourceId?: string | undefined },
-): Promise<Page<Lead>> {
+): Promise<{ kind: 'ok'; page: Page<Lead> } | { kind: 'source_not_found' }> {
+  if (filter.sourceId !== undefined) {
+    const source = await prisma.marketingSource.findFirst({
+      where: { id: filter.sourceId, accountId },
+      select: { id: true },
+    });
+    if (!source) return { kind: 'source_not_found' };
+  }
   const { where, ...order } = keyset(page);
   const rows = await prisma.lead.findMany({
     where: {
@@ -104,7 +112,7 @@ export async function listLeads(
     include: leadInclude,
     ...order,
   });
-  return pageOf(rows, page, presentLead);
+  return { kind: 'ok', page: pageOf(rows, page, presentLead) };
 }
 
 /** The lead with its whole timeline (oldest first) and its duplicate attributions. */

@@ -36,6 +36,8 @@ export interface Operation {
   public?: true;
   /** Extra error statuses besides 401 (and 404 for paths with {id}, 400/422 for bodies). */
   conflicts?: { status: 409; description: string };
+  /** The 404 description of an operation whose path has no {id} (a filter naming an object). */
+  notFound?: string;
   /**
    * The 422 description, when the operation has checks beyond the body schema; it
    * also documents a 422 for an operation without a body (query checks).
@@ -136,6 +138,8 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'Leads',
     list: true,
     filters: { source_id: leadSourceFilterSchema },
+    notFound:
+      "not_found: source_id names no marketing source of this account (another account's, or none).",
     success: { status: 200, schema: 'LeadList', description: 'A page of leads.' },
   },
   {

@@ -119,7 +119,7 @@ export const SUBSCRIPTION_OPERATIONS: readonly Operation[] = [
     operationId: 'testSubscription',
     summary: 'Send a signed test delivery now and report the answer',
     description:
-      'A delivery signed like any other, with activity_type `event`, activity_label `test`, an id of its own (`act_test_…`, also its webhook-id), empty lead fields and `data: {}`. It is sent once, now, and not stored; the answer reports what the subscriber answered. A subscriber that fails is still a 200 here, with `ok: false`.',
+      'A delivery signed like any other, with activity_type `event`, activity_label `test` (a reserved label: GET /activity_catalog lists it in group `reserved`; no subscription can select it, and every subscription gets its test delivery whatever it selected), an id of its own (`act_test_…`, also its webhook-id), empty lead fields and `data: {}`. It is sent once, now, and not stored; the answer reports what the subscriber answered. A subscriber that fails is still a 200 here, with `ok: false`.',
     tag: 'Subscriptions',
     success: {
       status: 200,
@@ -138,12 +138,20 @@ export const SUBSCRIPTION_OPERATIONS: readonly Operation[] = [
     success: { status: 200, schema: 'DeliveryList', description: 'A page of deliveries.' },
   },
   {
+    method: 'get',
+    path: '/deliveries/{id}',
+    operationId: 'getDelivery',
+    summary: 'One delivery with its attempts',
+    tag: 'Deliveries',
+    success: { status: 200, schema: 'Delivery', description: 'The delivery.' },
+  },
+  {
     method: 'post',
     path: '/deliveries/{id}/redeliver',
     operationId: 'redeliver',
     summary: 'Send a delivery again, with the same webhook-id',
     description:
-      'Whatever its status, the delivery is set pending with attempt_count 0 (the whole retry schedule again) and next_attempt_at now; the webhook worker sends it within moments. Its webhook-id stays the activity id, so a receiver that already handled it deduplicates. Earlier attempts stay in the log. Answers 200 with the delivery as it is now (pending); the send itself is asynchronous.',
+      'Whatever its status, the delivery is set pending, due now, with the whole retry schedule again, and handed to the webhook worker by this call: a healthy subscriber gets it within moments (if Redis is unreachable, the webhook worker finds it in the database within its reconcile interval, 5 s). Its webhook-id stays the activity id, so a receiver that already handled it deduplicates. Earlier attempts stay listed and counted in attempt_count. Answers 200 with the delivery as it is now (`pending`, or `queued` behind an earlier unfinished delivery of the same lead); the send itself is asynchronous.',
     tag: 'Deliveries',
     success: { status: 200, schema: 'Delivery', description: 'The delivery, pending again.' },
   },
@@ -153,7 +161,7 @@ export const SUBSCRIPTION_OPERATIONS: readonly Operation[] = [
     operationId: 'recoverDeliveries',
     summary: 'Send again every failed delivery created since a date',
     description:
-      'Each failed delivery of the subscription created at or after `since` is reset as redeliver does. Pending and succeeded deliveries are left alone. A disabled subscription stays disabled: enable it first for the deliveries to go out.',
+      'Each failed delivery of the subscription created at or after `since` is reset and sent at once, as redeliver does. Pending and succeeded deliveries are left alone. A disabled subscription stays disabled: enable it first for the deliveries to go out.',
     tag: 'Deliveries',
     body: 'SubscriptionRecover',
     success: {

@@ -149,6 +149,7 @@ function operationObject(op: Operation) {
     headers: { 'Retry-After': { ...RETRY_AFTER['Retry-After'], required: true } },
   };
   if (op.path.includes('{id}')) responses[404] = errorResponse('not_found: no such object here.');
+  if (op.notFound) responses[404] = errorResponse(op.notFound);
   if (op.conflicts) responses[op.conflicts.status] = errorResponse(op.conflicts.description);
   // Every POST and PATCH reads its body as JSON (app.ts), whether or not it takes one.
   if (op.method === 'post' || op.method === 'patch') {

@@ -134,6 +134,39 @@ describe('playbook validation', () => {
     expect(res.body.error.details[0].message).toContain('step 1');
   });
 
+  it('accepts every placeholder the documented template description names, and refuses another', async () => {
+    const { api } = await owner();
+    const doc = (await api.get('/api/v1/openapi.json')).body;
+    const description: string =
+      doc.components.schemas.PlaybookCreate.properties.steps.items.properties.template.description;
+    const listed = /The names are: ([^.]*)\./.exec(description)?.[1] ?? '';
+    const names = [...listed.matchAll(/`(\w+)`/g)].map((m) => m[1] ?? '');
+    // The 16 fields a seller must send, and external_id.
+    expect(names).toHaveLength(17);
+    expect(names).toEqual(expect.arrayContaining(['first_name', 'tcpa_opt_in_url', 'external_id']));
+
+    const template = names.map((name) => `{{${name}}}`).join(' ');
+    const ok = await api
+      .post('/api/v1/playbooks')
+      .send({ name: 'All fields', steps: [{ type: 'sms', delay_seconds: 0, template }] });
+    expect(ok.status).toBe(201);
+
+    // An extra field a seller may send is not among them: a clear 422.
+    const refused = await api.post('/api/v1/playbooks').send({
+      name: 'Extra',
+      steps: [{ type: 'sms', delay_seconds: 0, template: 'Hi from {{utm_source}}' }],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details).toEqual([
+      {
+        field: 'steps[0].template',
+        code: 'unknown_placeholder',
+        message: `Unknown placeholder {{utm_source}} in the template of step 0; known: ${names.join(', ')}.`,
+      },
+    ]);
+    expect(description).toContain('unknown_placeholder');
+  });
+
   it.each(['Hi {{first_name', 'Hi {first_name}}', 'Hi {{first_name}} }}'])(
     'refuses the stray braces of %j',
     async (template) => {

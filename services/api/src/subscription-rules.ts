@@ -1,4 +1,4 @@
-import { EVENT_LABELS, OUTCOME_LABELS } from '@leadhook/contracts';
+import { EVENT_LABELS, OUTCOME_LABELS, reservedLabel } from '@leadhook/contracts';
 import { targetUrlProblem } from './target-url.js';
 import type { ErrorDetail } from './validation.js';
 
@@ -29,6 +29,14 @@ function labelProblems(kind: 'events' | 'outcomes', labels: readonly string[]): 
   const problems: ErrorDetail[] = [];
   labels.forEach((label, index) => {
     if (own.includes(label)) return;
+    if (reservedLabel(label)) {
+      problems.push({
+        field: `${kind}[${index}]`,
+        code: 'reserved_label',
+        message: `"${label}" is reserved: leadhook sends it only as the test delivery (POST /subscriptions/{id}/test), which every subscription gets when tested; it cannot be selected.`,
+      });
+      return;
+    }
     const hint = other.includes(label)
       ? ` It is a label of ${otherKind}: list it there.`
       : ' See GET /activity_catalog.';

@@ -1,4 +1,4 @@
-import type { SubscriptionTestResult } from '@leadhook/contracts';
+import { type SubscriptionTestResult, TEST_LABEL } from '@leadhook/contracts';
 import { newId, type PrismaClient } from '@leadhook/db';
 import { deliver } from '@leadhook/webhooks';
 import { findSubscription, type SubscriptionRow, signingSecrets } from './subscriptions.service.js';
@@ -32,7 +32,7 @@ async function testPayload(prisma: PrismaClient, row: SubscriptionRow, id: strin
   return {
     id,
     activity_type: 'event',
-    activity_label: 'test',
+    activity_label: TEST_LABEL,
     occurred_at: occurredAt,
     lead_originators: [],
     lead_id: null,

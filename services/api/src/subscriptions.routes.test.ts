@@ -295,6 +295,14 @@ describe('labels', () => {
     [{ outcomes: ['sold'] }, 'outcomes[0]', 'unknown_label', 'sold'],
     [{ events: ['qualified'], outcomes: [] }, 'events[0]', 'unknown_label', 'outcomes'],
     [{ outcomes: ['first_message_sent'] }, 'outcomes[0]', 'unknown_label', 'first_message_sent'],
+    // The test delivery's label is reserved: every subscription gets it when tested.
+    [
+      { events: ['started', 'test'] },
+      'events[1]',
+      'reserved_label',
+      'POST /subscriptions/{id}/test',
+    ],
+    [{ outcomes: ['test'] }, 'outcomes[0]', 'reserved_label', 'reserved'],
     [{ events: ['*', 'started'] }, 'events', 'invalid', '"*"'],
     [{ events: [], outcomes: [] }, null, 'no_labels', 'at least one'],
     [{ events: undefined, outcomes: undefined }, null, 'no_labels', 'at least one'],

@@ -69,9 +69,17 @@ export interface AttemptReport {
   result: AttemptResult;
 }
 
-/** The log line of one attempt (no URL, body or secret: ids, outcome, status, timing). */
+/**
+ * The log line of one attempt (no URL, body or secret: ids, outcome, status,
+ * timing): a failed try at warn, since it is what an operator acts on (the
+ * subscriber is down, refusing, or slow); a 2xx at debug, since at one line per
+ * delivery it would drown everything else at the default level
+ * (docs/operations.md "Logs").
+ */
 export function logAttempt(logger: Logger, report: AttemptReport): void {
-  logger.info(
+  const level = report.result.ok ? 'debug' : 'warn';
+  if (!logger.isLevelEnabled(level)) return;
+  logger[level](
     {
       delivery_id: report.deliveryId,
       attempt: report.attempt,

@@ -196,7 +196,9 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
         async (job) => {
           const started = Date.now();
           const result = await fanOut(deps, job.data.activity_id);
-          logger.info(
+          // One line per activity: debug, like a successful attempt (what went
+          // wrong is logged at warn where it happens).
+          logger.debug(
             {
               activity_id: job.data.activity_id,
               result: result.kind,

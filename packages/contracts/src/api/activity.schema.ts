@@ -22,7 +22,12 @@ export const activityCatalogEntrySchema = {
   properties: {
     label: { type: 'string', examples: ['first_message_sent'] },
     type: activityTypeSchema,
-    group: { type: 'string', enum: ACTIVITY_GROUPS },
+    group: {
+      type: 'string',
+      enum: ACTIVITY_GROUPS,
+      description:
+        '`reserved`: a label leadhook sends by itself (`test`, the test delivery), listed so subscribers know it; it cannot be selected in a subscription or reported through POST /leads/{id}/activities.',
+    },
     meaning: { type: 'string', description: 'One line saying when the activity happens.' },
   },
   additionalProperties: false,
@@ -31,7 +36,7 @@ export const activityCatalogEntrySchema = {
 /**
  * `GET /activity_catalog`: the whole catalog in one page (next_cursor is always
  * null), in the list envelope every list answers. `interested` appears twice: as
- * an event and as an outcome.
+ * an event and as an outcome. The reserved labels come last (group `reserved`).
  */
 export const activityCatalogSchema = listEnvelopeSchema(
   'ActivityCatalog',

@@ -13,7 +13,7 @@ export const errorDetailSchema = {
     code: {
       type: 'string',
       description:
-        'required | invalid | too_long | unknown_field | read_only | unknown_placeholder | unknown_label | no_labels | private_target | not_found | …',
+        'required | invalid | too_long | unknown_field | read_only | unknown_placeholder | invalid_template | unknown_label | reserved_label | no_labels | private_target | not_found | …',
       examples: ['required'],
     },
     message: { type: 'string' },

@@ -163,7 +163,7 @@ export const leadSourceFilterSchema = {
   minLength: 1,
   maxLength: 64,
   description:
-    "Only the leads of this marketing source. A filter, like Stripe's: an id that names no source of yours matches nothing (an empty list, not a 404).",
+    "Only the leads of this marketing source (a deleted one too: its leads stay). An id that names no source of this account, another account's included, answers 404 `not_found`, like every read of another account's object.",
   examples: ['src_01jdq3v3m5a8f0k2x9b7c6d4e1'],
 } as const;
 

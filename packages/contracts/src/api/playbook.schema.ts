@@ -3,6 +3,16 @@ import { LEAD_FIELD_NAMES } from '../lead.schema.js';
 import { idSchema, timestampSchema } from './common.schema.js';
 
 /**
+ * What a template's `{{placeholder}}` may name: the 16 submission fields and
+ * external_id, exactly what the playbook worker's renderer fills in (extra fields
+ * are not). The template's description lists these, and validation accepts these
+ * and nothing else.
+ */
+export const TEMPLATE_PLACEHOLDERS: readonly string[] = [...LEAD_FIELD_NAMES, 'external_id'];
+
+const TEMPLATE_DESCRIPTION = `The SMS text (required for sms) or the call script (optional for call). \`{{name}}\` inserts the lead's value (spaces inside the braces are allowed). The names are: ${TEMPLATE_PLACEHOLDERS.map((name) => `\`${name}\``).join(', ')}. Any other name, an extra field the seller sent included, is refused with 422 \`unknown_placeholder\`, and a \`{{\` or \`}}\` that closes no placeholder with 422 \`invalid_template\`. A value the lead lacks (external_id when the seller sent none) renders empty.`;
+
+/**
  * One step of a playbook (docs/api.md, "Playbooks"). A template is required for sms and optional
  * for a call (its script). `x-lead-template` marks a string whose `{{placeholders}}`
  * must be lead fields; the api's ajv instance implements it as a keyword, so an
@@ -27,8 +37,7 @@ export const playbookStepSchema = {
       maxLength: 5000,
       pattern: '\\S',
       'x-lead-template': true,
-      description:
-        'The SMS text (required for sms) or the call script (optional for call). `{{field}}` inserts a lead field: any submission field or external_id.',
+      description: TEMPLATE_DESCRIPTION,
       examples: ['Hi {{first_name}}, thanks for your quote request!'],
     },
   },
@@ -82,9 +91,6 @@ export type PlaybookStep = FromSchema<typeof playbookStepSchema>;
 export type PlaybookCreate = FromSchema<typeof playbookCreateSchema>;
 export type PlaybookUpdate = FromSchema<typeof playbookUpdateSchema>;
 export type Playbook = FromSchema<typeof playbookSchema>;
-
-/** What a template's `{{placeholder}}` may name: the submission's fields and external_id. */
-export const TEMPLATE_PLACEHOLDERS: readonly string[] = [...LEAD_FIELD_NAMES, 'external_id'];
 
 /** `{{ name }}` occurrences; whitespace inside the braces is allowed. */
 export const TEMPLATE_PLACEHOLDER_PATTERN = /\{\{\s*([^{}]*?)\s*\}\}/g;

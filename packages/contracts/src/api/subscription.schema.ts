@@ -146,8 +146,16 @@ export const subscriptionWithSecretSchema = {
 
 export const subscriptionListSchema = listEnvelopeSchema('SubscriptionList', subscriptionSchema);
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+/**
+ * A delivery's status as the API shows it. The store keeps pending, succeeded and
+ * failed; `queued` is a pending delivery that is not its chain's head (it waits
+ * behind an earlier delivery of the same subscription and lead), computed at read.
+ */
+export const DELIVERY_STATUSES = ['pending', 'queued', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+const DELIVERY_STATUS_MEANING =
+  "`pending`: being tried, or due for its next try at next_attempt_at. `queued`: waits behind an earlier delivery of the same lead to the same subscription (named by waiting_for), so that a subscriber gets a lead's activities in order; it is sent once that one succeeds or finally fails. `succeeded`: a try got a 2xx. `failed`: every try of the retry schedule failed (redeliver sends it again).";
 
 /** One HTTP try of a delivery. */
 export const deliveryAttemptSchema = {
@@ -196,6 +204,7 @@ export const deliverySchema = {
     'activity_label',
     'lead_id',
     'status',
+    'waiting_for',
     'attempt_count',
     'next_attempt_at',
     'created_at',
@@ -213,11 +222,23 @@ export const deliverySchema = {
     activity_type: { type: 'string', enum: ACTIVITY_TYPES },
     activity_label: { type: 'string', examples: ['first_message_sent'] },
     lead_id: idSchema,
-    status: { type: 'string', enum: DELIVERY_STATUSES },
-    attempt_count: { type: 'integer', minimum: 0 },
+    status: { type: 'string', enum: DELIVERY_STATUSES, description: DELIVERY_STATUS_MEANING },
+    waiting_for: {
+      type: ['string', 'null'],
+      description:
+        'While `queued`: the id of the delivery it waits behind (the earliest unfinished delivery of the same lead to the same subscription, the one being tried); null otherwise.',
+      examples: [null, 'dlv_01jdq3v3m5a8f0k2x9b7c6d4e0'],
+    },
+    attempt_count: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'How many tries were made: the number of `attempts` listed. A redelivery keeps counting from there (its earlier tries stay listed).',
+    },
     next_attempt_at: {
       ...nullableTimestamp,
-      description: 'When the next try is due while pending; null once succeeded or failed.',
+      description:
+        'When the next try is due while pending; null once succeeded or failed, and while queued (it goes once the delivery it waits for is done).',
     },
     created_at: timestampSchema,
     updated_at: timestampSchema,
@@ -231,7 +252,7 @@ export const deliveryListSchema = listEnvelopeSchema('DeliveryList', deliverySch
 export const deliveryStatusFilterSchema = {
   type: 'string',
   enum: DELIVERY_STATUSES,
-  description: 'Only the deliveries in this status.',
+  description: `Only the deliveries in this status. ${DELIVERY_STATUS_MEANING}`,
 } as const;
 
 /** Query of `GET /subscriptions/{id}/deliveries`. */

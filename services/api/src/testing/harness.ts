@@ -80,6 +80,7 @@ export async function startHarness(
     close: async () => {
       // The jobs this file enqueued live under its own prefix: remove them.
       await queues.get('activity').obliterate({ force: true });
+      await queues.get('delivery').obliterate({ force: true });
       await queues.close();
       await prisma.$disconnect();
       await db.drop();

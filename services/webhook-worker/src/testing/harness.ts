@@ -5,7 +5,7 @@ import { ActivityRecorder } from '@leadhook/activities';
 import { loadConfig } from '@leadhook/config';
 import { createAccount, createPrisma, newId, type PrismaClient } from '@leadhook/db';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { createLogger } from '@leadhook/observability';
+import { createLogger, type Logger } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
 import { generateSecret } from '@leadhook/webhooks';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
@@ -148,6 +148,7 @@ export class Harness {
     env: Record<string, string> = {},
     webhooks: WebhookComponentOptions = {},
     prefix = Harness.newPrefix(),
+    logger: Logger = createLogger({ service: 'webhook-worker', level: 'silent' }),
   ): Promise<RunningWorker> {
     const config = loadConfig({
       DATABASE_URL: this.db.url,
@@ -159,7 +160,6 @@ export class Harness {
       ...env,
     });
     let handle: WebhookHandle | undefined;
-    const logger = createLogger({ service: 'webhook-worker', level: 'silent' });
     const runtime = createWorker({
       config,
       port: 0,
