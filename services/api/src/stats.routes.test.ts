@@ -315,7 +315,7 @@ describe('GET /marketing_sources/{id}/stats', () => {
     expect(op.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/SourceStats',
     });
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '401', '404', '422', '503']);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '401', '404', '422', '429', '503']);
     expect(doc.components.schemas.SourceStats).toEqual(
       JSON.parse(JSON.stringify(sourceStatsSchema)),
     );
