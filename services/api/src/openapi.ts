@@ -9,10 +9,10 @@ import {
   deliveryListSchema,
   deliverySchema,
   errorEnvelopeSchema,
-  INTAKE_RESPONSES,
   intakeAcceptedSchema,
   intakeDuplicateSchema,
   intakeRejectedSchema,
+  intakeResponses,
   integrationInstructionsSchema,
   leadDetailSchema,
   leadListSchema,
@@ -188,10 +188,12 @@ function operationObject(op: Operation) {
 
 function intakePath(intakeBaseUrl: string) {
   const responses: Record<string, unknown> = {};
-  for (const r of INTAKE_RESPONSES) {
+  for (const r of intakeResponses()) {
     const key = String(r.status);
     if (key in responses) continue; // the replayed 201 shares the 201 entry
-    const cases = INTAKE_RESPONSES.filter((c) => c.status === r.status).map((c) => c.case);
+    const cases = intakeResponses()
+      .filter((c) => c.status === r.status)
+      .map((c) => c.case);
     const headers =
       r.status === 429 || r.status === 503
         ? RETRY_AFTER
