@@ -17,6 +17,7 @@ export {
   intakeResponses,
   integrationFields,
   integrationInstructions,
+  postUrlOf,
 } from './integration-instructions.js';
 export {
   EARLIEST_BIRTH_YEAR,

@@ -18,6 +18,11 @@ export interface IntegrationSource {
   post_url: string;
 }
 
+/** The seller's URL: the intake key is its only credential (docs/intake.md). */
+export function postUrlOf(publicBaseUrl: string, accountId: string, intakeKey: string): string {
+  return `${publicBaseUrl}/marketing_sources/${encodeURIComponent(accountId)}/${encodeURIComponent(intakeKey)}`;
+}
+
 const REQUIRED: readonly string[] = leadSubmissionSchema.required;
 
 /**
