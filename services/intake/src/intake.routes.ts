@@ -6,7 +6,6 @@
  */
 import type { IncomingMessage } from 'node:http';
 import {
-  bodyTooLargeMessage,
   INTAKE_MESSAGES,
   type LeadFieldError,
   postUrlOf,
