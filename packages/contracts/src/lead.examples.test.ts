@@ -1,5 +1,5 @@
 import { exampleLead, intakeResponses } from './integration-instructions.js';
-import { LEAD_FIELD_NAMES, leadSubmissionSchema } from './lead.schema.js';
+import { LEAD_FIELD_NAMES, LEAD_FIELDS, leadSubmissionSchema } from './lead.schema.js';
 import { createLeadValidator } from './lead.validation.js';
 
 /**
@@ -13,7 +13,7 @@ const validate = createLeadValidator();
 
 /** The notations a field's description offers in parentheses, e.g. "(5125550147, (512) …)". */
 function describedPhones(): string[] {
-  const { description } = leadSubmissionSchema.properties.phone;
+  const { description } = LEAD_FIELDS.phone;
   const list = /notation \((.*?)\);/.exec(description)?.[1];
   if (!list) throw new Error('the phone description lists no notations');
   return list.split(', ');
