@@ -37,10 +37,21 @@ describe('blank means blank', () => {
 });
 
 describe('phone', () => {
-  it.each(['+15125550195abc', '512-555-0195 call me', '1-800-FLOWERS', 'x12'])(
-    '%s has letters: invalid',
+  it.each([
+    '+15125550195abc',
+    '512-555-0195 call me',
+    '1-800-FLOWERS',
+    'x12',
+    '５１２５５５０１９５ext',
+  ])('%s has letters: invalid', (phone) => {
+    expect(codes(lead({ phone }))).toEqual([['phone', 'invalid']]);
+  });
+
+  it.each(['512\u2013555\u20130195', '(512)\u00a0555-0195', '+1 512 555 0195'])(
+    '%s has no letter: valid',
     (phone) => {
-      expect(codes(lead({ phone }))).toEqual([['phone', 'invalid']]);
+      const result = validate(lead({ phone }));
+      expect(result.ok && result.lead.fields.phone).toBe('+15125550195');
     },
   );
 

@@ -32,8 +32,8 @@ export interface ParsedPhone {
  * `#12`, optionally after a comma or semicolon. The rest must be the number alone.
  */
 const EXTENSION = /^(.*?)[\s,;]*(?:extension|ext\.?|x|#)\s*(\d{1,10})$/i;
-/** What a written phone number is made of: digits and the usual punctuation, nothing else. */
-const PHONE_CHARACTERS = /^\+?[\d\s().\-/]+$/;
+/** A letter of any script: a written phone number has none (outside its extension). */
+const LETTER = /\p{L}/u;
 
 /**
  * A dialable number, or null. US/Canada numbers may come in any common notation
@@ -46,7 +46,7 @@ const PHONE_CHARACTERS = /^\+?[\d\s().\-/]+$/;
 export function parsePhone(text: string): ParsedPhone | null {
   const split = EXTENSION.exec(text);
   const number = split ? split[1]! : text;
-  if (!PHONE_CHARACTERS.test(number)) return null;
+  if (LETTER.test(number)) return null;
   const parsed = parsePhoneNumberFromString(number, 'US');
   if (!parsed?.isValid()) return null;
   return { e164: parsed.number, extension: split ? split[2]! : null };
