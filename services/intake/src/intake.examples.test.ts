@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   exampleLead,
+  intakeResponses,
   integrationInstructions,
   LEAD_FIELD_NAMES,
   LEAD_FIELDS,
@@ -129,5 +130,39 @@ describe('documented examples, posted to intake', () => {
         ]);
       }
     }
+  });
+
+  it("the response examples are intake's own answers, messages included", async () => {
+    const source = await h.makeSource();
+    const example = (status: number) => intakeResponses().find((r) => r.status === status)?.example;
+    const { phone: _phone, ...withoutPhone } = exampleLead(0);
+    const answers: [number, request.Test][] = [
+      [
+        422,
+        request(h.app)
+          .post(source.path)
+          .send({ ...withoutPhone, email: 'jane.doe@example' }),
+      ],
+      [400, request(h.app).post(source.path).type('json').send('{"first_name":')],
+      [404, request(h.app).post(`${source.path}x`).send(exampleLead(0))],
+      [
+        413,
+        request(h.app)
+          .post(source.path)
+          .send({ note: 'x'.repeat(70_000) }),
+      ],
+      [415, request(h.app).post(source.path).type('text/plain').send('x')],
+    ];
+    for (const [status, answer] of answers) {
+      const res = await answer;
+      expect([status, res.status, res.body]).toEqual([status, status, example(status)]);
+    }
+    const lead = { ...exampleLead(1), phone: '(512) 555-0111' };
+    await request(h.app).post(source.path).set('Idempotency-Key', 'k').send(lead);
+    const conflict = await request(h.app)
+      .post(source.path)
+      .set('Idempotency-Key', 'k')
+      .send({ ...lead, first_name: 'Other' });
+    expect([conflict.status, conflict.body]).toEqual([409, example(409)]);
   });
 });
