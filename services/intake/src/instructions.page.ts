@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { htmlEscape, type IntegrationSource, integrationInstructions } from '@leadhook/contracts';
 
-const STYLE = [
+const PAGE_STYLE = [
   'body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1a1a1a}',
   'table{border-collapse:collapse;width:100%}',
   'th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}',
@@ -22,7 +22,7 @@ const STYLE = [
  * referrer (the URL is a credential) and no caching of it.
  */
 export const INSTRUCTIONS_PAGE_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+  'Content-Security-Policy': `default-src 'none'; style-src 'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
@@ -84,7 +84,7 @@ export function instructionsPage(source: IntegrationSource & { name: string }): 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>Integration Instructions: ${e(source.name)}</title>
-<style>${STYLE}</style>
+<style>${PAGE_STYLE}</style>
 </head>
 <body>
 <h1>Integration Instructions: ${e(source.name)}</h1>

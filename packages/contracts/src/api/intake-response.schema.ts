@@ -46,7 +46,7 @@ export const intakeRejectedSchema = {
           code: {
             type: 'string',
             description:
-              'required | invalid | too_long | too_many_fields (fields); malformed_body, … for the whole request',
+              'required | invalid | too_long | too_many_fields (fields); malformed_body, not_found, idempotency_key_reused, body_too_large, unsupported_media_type, method_not_allowed, rate_limited, unavailable, internal_error (the whole request: field null, or the header concerned)',
           },
           message: { type: 'string' },
         },
