@@ -54,6 +54,7 @@ export type {
 } from './lead.validation.js';
 export {
   createLeadValidator,
+  isLeadField,
   PHONE_EXTENSION_FIELD,
   rejectionReasons,
 } from './lead.validation.js';

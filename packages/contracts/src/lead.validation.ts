@@ -86,6 +86,11 @@ export interface LeadValidatorOptions {
 export type LeadValidator = (body: Readonly<Record<string, unknown>>) => LeadValidationResult;
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set([...LEAD_FIELD_NAMES, 'external_id']);
+
+/** One of our fields (the 16 required ones and external_id), not one of the seller's own. */
+export function isLeadField(name: string): boolean {
+  return KNOWN_FIELDS.has(name);
+}
 /** Sellers often send these two as JSON numbers (CONTRACT §1). */
 const NUMBER_AS_STRING_FIELDS: ReadonlySet<string> = new Set(['phone', 'current_residence_zip']);
 

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  LEAD_FIELD_NAMES,
+  isLeadField,
   type LeadFieldError,
   type LeadValidator,
   type NormalizedLead,
@@ -91,8 +91,6 @@ export type SourceLookup =
   | { kind: 'not_found' }
   | { kind: 'unavailable' };
 
-const KNOWN_FIELDS: ReadonlySet<string> = new Set([...LEAD_FIELD_NAMES, 'external_id']);
-
 /**
  * The answer an Idempotency-Key stores for a result. A 422 is stored without the
  * names of the seller's own fields (field null): a name is the seller's data (a
@@ -104,9 +102,7 @@ export function storedResponseOf(result: StoredResult): { statusCode: number; bo
   return {
     statusCode: 422,
     body: rejectedBody(
-      result.errors.map((error) =>
-        KNOWN_FIELDS.has(error.field) ? error : { ...error, field: null },
-      ),
+      result.errors.map((error) => (isLeadField(error.field) ? error : { ...error, field: null })),
     ),
   };
 }
