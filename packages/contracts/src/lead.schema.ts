@@ -170,6 +170,8 @@ function fieldSchema(spec: FieldSpec) {
 export const leadSubmissionSchema = {
   $id: 'LeadSubmission',
   title: 'Lead submission',
+  description:
+    'The 16 fields are required and must not be blank: a value made only of whitespace or invisible characters (zero-width space, BOM, other format characters) is reported as required. Whitespace and invisible characters around a value are trimmed (gender, marital_status and credit_rating are also kept as sent). Fields not listed here are kept with the lead as its extra data.',
   type: 'object',
   required: [...LEAD_FIELD_NAMES],
   properties: Object.fromEntries(
