@@ -13,14 +13,27 @@ export {
   TEST_LABEL,
 } from './activity-catalog.js';
 export * from './api/index.js';
+export type { IntegrationField, IntegrationSource } from './integration-instructions.js';
+export {
+  exampleLead,
+  htmlEscape,
+  intakeResponses,
+  integrationFields,
+  integrationInstructions,
+  postUrlOf,
+} from './integration-instructions.js';
 export {
   EARLIEST_BIRTH_YEAR,
   isHttpUrl,
   isUsState,
   normalizeZip,
+  type ParsedPhone,
+  parsePhone,
   toE164,
   toPastIsoDate,
+  trimInvisible,
   US_STATE_CODES,
+  zipFromNumber,
 } from './lead.formats.js';
 export type { LeadFieldName } from './lead.schema.js';
 export {
@@ -29,6 +42,7 @@ export {
   LEAD_FIELD_NAMES,
   LEAD_FIELDS,
   leadSubmissionSchema,
+  NOT_BLANK_PATTERN,
 } from './lead.schema.js';
 export type {
   CanonicalFieldName,
@@ -39,7 +53,13 @@ export type {
   LeadValidator,
   LeadValidatorOptions,
   NormalizedLead,
+  StoredRejectionReason,
 } from './lead.validation.js';
-export { createLeadValidator } from './lead.validation.js';
+export {
+  createLeadValidator,
+  isLeadField,
+  PHONE_EXTENSION_FIELD,
+  rejectionReasons,
+} from './lead.validation.js';
 export type { WebhookPayload } from './webhook-payload.schema.js';
 export { webhookPayloadSchema } from './webhook-payload.schema.js';

@@ -21,15 +21,66 @@ export const US_STATE_CODES: ReadonlySet<string> = new Set(
 /** Dates of birth before this year are typing mistakes, not people. */
 export const EARLIEST_BIRTH_YEAR = 1900;
 
+/** A phone number as stored: E.164, and the extension the seller wrote after it, if any. */
+export interface ParsedPhone {
+  e164: string;
+  extension: string | null;
+}
+
 /**
- * A dialable number in E.164, or null. US/Canada numbers may come in any common
- * notation (the default country is US); other countries need a leading +. The
- * full ("max") metadata checks the number ranges a country actually assigns, not
- * just the length.
+ * An extension after the number: `x12`, `ext 12`, `ext. 12`, `extension 12` or
+ * `#12`, optionally after a comma or semicolon. The rest must be the number alone.
  */
+const EXTENSION = /^(.*?)[\s,;]*(?:extension|ext\.?|x|#)\s*(\d{1,10})$/i;
+/** A letter of any script: a written phone number has none (outside its extension). */
+const LETTER = /\p{L}/u;
+
+/**
+ * A dialable number, or null. US/Canada numbers may come in any common notation
+ * (the default country is US); other countries need a leading +. The full ("max")
+ * metadata checks the number ranges a country actually assigns, not just the
+ * length. Any letter outside an extension makes the number invalid: libphonenumber
+ * would drop trailing junk ("+15125550195abc") or read letters as keypad digits,
+ * and a lead must not be stored under a number its seller did not write.
+ */
+export function parsePhone(text: string): ParsedPhone | null {
+  const split = EXTENSION.exec(text);
+  const number = split ? split[1]! : text;
+  if (LETTER.test(number)) return null;
+  const parsed = parsePhoneNumberFromString(number, 'US');
+  if (!parsed?.isValid()) return null;
+  return { e164: parsed.number, extension: split ? split[2]! : null };
+}
+
+/** parsePhone's E.164 number, without the extension; null when not dialable. */
 export function toE164(text: string): string | null {
-  const parsed = parsePhoneNumberFromString(text, 'US');
-  return parsed?.isValid() ? parsed.number : null;
+  return parsePhone(text)?.e164 ?? null;
+}
+
+/**
+ * Whitespace (`\s`, Unicode separators) and invisible format characters (zero-width
+ * space, BOM, bidi marks: Unicode category Cf). A value made only of these is blank.
+ */
+const INVISIBLE = '[\\s\\p{Z}\\p{Cf}]';
+const EDGES = new RegExp(`^${INVISIBLE}+|${INVISIBLE}+$`, 'gu');
+
+/** `text` without the whitespace and invisible characters at either end. */
+export function trimInvisible(text: string): string {
+  return text.replace(EDGES, '');
+}
+
+/**
+ * A ZIP sent as a JSON number: lead exports (spreadsheets) drop leading zeros, so
+ * an integer of up to 5 digits is zero-padded to 5 (7030 → "07030") and one of 8
+ * digits to a 9-digit ZIP+4 (70301234 → "070301234"). Anything else becomes its
+ * decimal string, which the ZIP format then judges.
+ */
+export function zipFromNumber(value: number): string {
+  const text = String(value);
+  if (!Number.isSafeInteger(value) || value < 0) return text;
+  if (text.length <= 5) return text.padStart(5, '0');
+  if (text.length === 8) return text.padStart(9, '0');
+  return text;
 }
 
 export function isUsState(text: string): boolean {

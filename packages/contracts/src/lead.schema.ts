@@ -6,7 +6,7 @@
  * US/Canada notation, else international with +), `us-state` (two-letter state or
  * territory, any case), `us-zip` (ZIP or ZIP+4), `past-date` (YYYY-MM-DD or
  * MM/DD/YYYY, a real date in the past), `http-url`, and ajv-formats' `email`.
- * `pattern: \S` makes a blank string fail as `required`, not `invalid`.
+ * A blank value (only whitespace or invisible characters) fails as `required`, not `invalid`.
  */
 
 export const LEAD_FIELD_NAMES = [
@@ -44,93 +44,111 @@ interface FieldSpec {
   description: string;
   maxLength: number;
   format?: string;
-  example: string;
+  /**
+   * Two valid values: the first makes the example lead (the JSON example), the
+   * second a different lead (the form example), so pasting both examples gives two
+   * leads, not a lead and a duplicate. Every one passes validation (a test says so).
+   */
+  examples: readonly [string, string];
 }
 
-/** Every field with its meaning, bound, format and example (Integration Instructions use them). */
+/** Every field with its meaning, bound, format and examples (Integration Instructions use them). */
 export const LEAD_FIELDS: Record<LeadFieldName | 'external_id', FieldSpec> = {
-  first_name: { description: "The lead's first name.", maxLength: 100, example: 'Jane' },
-  last_name: { description: "The lead's last name.", maxLength: 100, example: 'Doe' },
+  first_name: { description: "The lead's first name.", maxLength: 100, examples: ['Jane', 'John'] },
+  last_name: { description: "The lead's last name.", maxLength: 100, examples: ['Doe', 'Smith'] },
   email: {
     description: 'An email address.',
     maxLength: 254,
     format: 'email',
-    example: 'jane.doe@example.com',
+    examples: ['jane.doe@example.com', 'john.smith@example.com'],
   },
   phone: {
     description:
-      'A dialable phone number. US/Canada numbers in any common notation (5555550123, (555) 555-0123, +1 555-555-0123); other countries with a leading +. A JSON number is accepted. Stored as E.164.',
+      'A dialable phone number. US/Canada numbers in any common notation (5125550147, (512) 555-0147, +1 512-555-0147); other countries with a leading + and the country code. A JSON number is accepted. Letters are refused, except an extension at the end (x12, ext 12, ext. 12, #12): it is kept with the lead as the extra field phone_extension, and the number is stored without it, as E.164.',
     maxLength: 32,
     format: 'phone',
-    example: '+1 512-555-0147',
+    examples: ['+1 512-555-0147', '(512) 555-0198'],
   },
   current_insurance_carrier: {
     description: 'The current insurance carrier.',
     maxLength: 200,
-    example: 'Acme Mutual',
+    examples: ['Acme Mutual', 'Lone Star Insurance'],
   },
   current_insurance_coverage: {
     description: 'The current coverage.',
     maxLength: 200,
-    example: '100/300/100',
+    examples: ['100/300/100', '50/100/50'],
   },
   current_residence_address: {
     description: 'Street address.',
     maxLength: 300,
-    example: '123 Main St',
+    examples: ['123 Main St', '456 Oak Ave Apt 2'],
   },
-  current_residence_city: { description: 'City.', maxLength: 100, example: 'Austin' },
+  current_residence_city: {
+    description: 'City.',
+    maxLength: 100,
+    examples: ['Austin', 'Round Rock'],
+  },
   current_residence_state: {
     description: 'Two-letter US state or territory code, any case (TX, tx, PR).',
     maxLength: 2,
     format: 'us-state',
-    example: 'TX',
+    examples: ['TX', 'tx'],
   },
   current_residence_zip: {
-    description: 'ZIP (5 digits) or ZIP+4 (12345-6789). A JSON number is accepted.',
+    description:
+      'ZIP (5 digits) or ZIP+4 (12345-6789, or 9 digits without the dash). A JSON number is accepted; since spreadsheets drop leading zeros, a number of up to 5 digits is zero-padded to 5 (7030 becomes 07030) and one of 8 digits to a 9-digit ZIP+4.',
     maxLength: 10,
     format: 'us-zip',
-    example: '78701',
+    examples: ['78701', '78664-1234'],
   },
   date_of_birth: {
     description:
       'A real date in the past: YYYY-MM-DD (recommended) or MM/DD/YYYY. Stored as YYYY-MM-DD.',
     maxLength: 10,
     format: 'past-date',
-    example: '1985-04-12',
+    examples: ['1985-04-12', '07/23/1979'],
   },
   gender: {
     description: 'Any non-blank text, stored as sent and as a lower-cased canonical value.',
     maxLength: 50,
-    example: 'female',
+    examples: ['female', 'male'],
   },
   marital_status: {
     description: 'Any non-blank text, stored as sent and as a lower-cased canonical value.',
     maxLength: 50,
-    example: 'married',
+    examples: ['married', 'single'],
   },
   credit_rating: {
     description: 'Any non-blank text, stored as sent and as a lower-cased canonical value.',
     maxLength: 50,
-    example: 'good',
+    examples: ['good', 'excellent'],
   },
   tcpa_opt_in_token: {
     description: 'The consent token from your consent provider (e.g. a TrustedForm or Jornaya id).',
     maxLength: 500,
-    example: 'a1b2c3d4-e5f6-4789-abcd-ef0123456789',
+    examples: ['a1b2c3d4-e5f6-4789-abcd-ef0123456789', 'f9e8d7c6-b5a4-4321-9876-543210fedcba'],
   },
   tcpa_opt_in_url: {
     description: 'The http(s) URL of the page where the lead gave consent.',
     maxLength: 2048,
     format: 'http-url',
-    example: 'https://quotes.example.com/auto?step=consent',
+    examples: ['https://quotes.example.com/auto?step=consent', 'https://quotes.example.com/home'],
   },
   external_id: {
     description: "Optional: your own id for the lead, echoed in webhooks' lead_originators.",
     maxLength: 200,
-    example: 'vendor-lead-88213',
+    examples: ['vendor-lead-88213', 'vendor-lead-88214'],
   },
 };
+
+/**
+ * Something visible: a value made only of whitespace or invisible format
+ * characters (zero-width space, BOM, bidi marks) is blank, hence `required`.
+ * Validation trims those from both ends first (lead.validation.ts), so this is
+ * what the schema says for its other readers (OpenAPI).
+ */
+export const NOT_BLANK_PATTERN = '[^\\s\\p{Z}\\p{Cf}]';
 
 function fieldSchema(spec: FieldSpec) {
   return {
@@ -138,9 +156,9 @@ function fieldSchema(spec: FieldSpec) {
     description: spec.description,
     minLength: 1,
     maxLength: spec.maxLength,
-    pattern: '\\S',
+    pattern: NOT_BLANK_PATTERN,
     ...(spec.format ? { format: spec.format } : {}),
-    examples: [spec.example],
+    examples: [...spec.examples],
   } as const;
 }
 
@@ -152,6 +170,8 @@ function fieldSchema(spec: FieldSpec) {
 export const leadSubmissionSchema = {
   $id: 'LeadSubmission',
   title: 'Lead submission',
+  description:
+    'The 16 fields are required and must not be blank: a value made only of whitespace or invisible characters (zero-width space, BOM, other format characters) is reported as required. Whitespace and invisible characters around a value are trimmed (gender, marital_status and credit_rating are also kept as sent). Fields not listed here are kept with the lead as its extra data.',
   type: 'object',
   required: [...LEAD_FIELD_NAMES],
   properties: Object.fromEntries(

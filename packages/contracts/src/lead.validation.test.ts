@@ -142,7 +142,7 @@ describe('a rejected lead', () => {
     ['phone', '123'],
     ['phone', 5.5],
     ['phone', true],
-    ['current_residence_zip', 2134],
+    ['current_residence_zip', 213456],
     ['email', 12],
     ['first_name', null],
     ['gender', ['female']],

@@ -5,7 +5,16 @@
  */
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { isHttpUrl, isUsState, normalizeZip, toE164, toPastIsoDate } from './lead.formats.js';
+import {
+  isHttpUrl,
+  isUsState,
+  normalizeZip,
+  type ParsedPhone,
+  parsePhone,
+  toPastIsoDate,
+  trimInvisible,
+  zipFromNumber,
+} from './lead.formats.js';
 import {
   CANONICAL_FIELDS,
   EXTRA_FIELD_LIMITS,
@@ -26,6 +35,21 @@ export interface LeadFieldError {
   code: LeadErrorCode;
   message: string;
 }
+
+/**
+ * What is kept of a rejection (the submission row, the source's stats, a stored
+ * idempotent answer): a code, and the field only when it is one of ours. An
+ * unknown field's name is the seller's data (a JSON body posted as a form makes
+ * the whole body a name), so a problem with one is `unknown_field` (or
+ * `too_many_fields`) with field null.
+ */
+export interface StoredRejectionReason {
+  field: string | null;
+  code: LeadErrorCode | 'unknown_field';
+}
+
+/** The extra field where an extension written after the phone number is kept. */
+export const PHONE_EXTENSION_FIELD = 'phone_extension';
 
 /** A UTF-16 surrogate without its pair. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -62,6 +86,11 @@ export interface LeadValidatorOptions {
 export type LeadValidator = (body: Readonly<Record<string, unknown>>) => LeadValidationResult;
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set([...LEAD_FIELD_NAMES, 'external_id']);
+
+/** One of our fields (the 16 required ones and external_id), not one of the seller's own. */
+export function isLeadField(name: string): boolean {
+  return KNOWN_FIELDS.has(name);
+}
 /** Sellers often send these two as JSON numbers (docs/intake.md, "Fields"). */
 const NUMBER_AS_STRING_FIELDS: ReadonlySet<string> = new Set(['phone', 'current_residence_zip']);
 
@@ -170,13 +199,13 @@ export function createLeadValidator(options: LeadValidatorOptions = {}): LeadVal
   // parse and validity check, twice, were ~4% of the intake's CPU per lead in the
   // intake bench). Reset at the start of every call; validation is synchronous.
   let phoneText: string | undefined;
-  let phoneE164: string | null = null;
-  const e164Of = (text: string): string | null => {
+  let phoneParsed: ParsedPhone | null = null;
+  const phoneOf = (text: string): ParsedPhone | null => {
     if (text !== phoneText) {
       phoneText = text;
-      phoneE164 = toE164(text);
+      phoneParsed = parsePhone(text);
     }
-    return phoneE164;
+    return phoneParsed;
   };
   let today: Date = now();
   let dateText: string | undefined;
@@ -190,7 +219,7 @@ export function createLeadValidator(options: LeadValidatorOptions = {}): LeadVal
   };
   const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
   addFormats(ajv, ['email']);
-  ajv.addFormat('phone', { type: 'string', validate: (text) => e164Of(text) !== null });
+  ajv.addFormat('phone', { type: 'string', validate: (text) => phoneOf(text) !== null });
   ajv.addFormat('us-state', { type: 'string', validate: isUsState });
   ajv.addFormat('us-zip', { type: 'string', validate: (text) => normalizeZip(text) !== null });
   ajv.addFormat('past-date', {
@@ -204,8 +233,10 @@ export function createLeadValidator(options: LeadValidatorOptions = {}): LeadVal
     phoneText = undefined;
     dateText = undefined;
     today = now();
-    // What the schema sees: known fields trimmed, phone and zip numbers as their
-    // decimal strings, a blank external_id (an empty optional form input) absent.
+    // What the schema sees: known fields trimmed of whitespace and invisible
+    // characters (so a zero-width space alone is blank), phone and zip numbers as
+    // strings (a zip zero-padded), a blank external_id (an empty optional form
+    // input) absent.
     // A null prototype: a field named "__proto__" stays a plain property.
     const prepared: Record<string, unknown> = Object.create(null);
     const extraNames: string[] = [];
@@ -214,10 +245,14 @@ export function createLeadValidator(options: LeadValidatorOptions = {}): LeadVal
         extraNames.push(name);
         prepared[name] = value;
       } else if (typeof value === 'string') {
-        const trimmed = value.trim();
+        const trimmed = trimInvisible(value);
         if (name !== 'external_id' || trimmed !== '') prepared[name] = trimmed;
       } else if (typeof value === 'number' && NUMBER_AS_STRING_FIELDS.has(name)) {
-        prepared[name] = Number.isFinite(value) ? String(value) : value;
+        prepared[name] = !Number.isFinite(value)
+          ? value
+          : name === 'current_residence_zip'
+            ? zipFromNumber(value)
+            : String(value);
       } else {
         prepared[name] = value;
       }
@@ -273,7 +308,8 @@ export function createLeadValidator(options: LeadValidatorOptions = {}): LeadVal
       LeadFieldName,
       string
     >;
-    fields.phone = e164Of(fields.phone)!;
+    const phone = phoneOf(fields.phone)!;
+    fields.phone = phone.e164;
     fields.current_residence_state = fields.current_residence_state.toUpperCase();
     fields.current_residence_zip = normalizeZip(fields.current_residence_zip)!;
     fields.date_of_birth = pastIsoDateOf(fields.date_of_birth)!;
@@ -292,7 +328,33 @@ export function createLeadValidator(options: LeadValidatorOptions = {}): LeadVal
         configurable: true,
       });
     }
+    // The seller's own phone_extension field, if any, wins: it is what they sent.
+    if (phone.extension !== null && !Object.hasOwn(extra, PHONE_EXTENSION_FIELD)) {
+      extra[PHONE_EXTENSION_FIELD] = phone.extension;
+    }
     const externalId = typeof prepared.external_id === 'string' ? prepared.external_id : null;
     return { ok: true, lead: { fields, canonical, extra, externalId } };
   };
+}
+
+/**
+ * The reasons of a rejection as they may be stored: known field names and codes
+ * only, each (field, code) once, so what is kept is bounded whatever the body.
+ */
+export function rejectionReasons(errors: readonly LeadFieldError[]): StoredRejectionReason[] {
+  const seen = new Set<string>();
+  const reasons: StoredRejectionReason[] = [];
+  for (const error of errors) {
+    const reason: StoredRejectionReason = KNOWN_FIELDS.has(error.field)
+      ? { field: error.field, code: error.code }
+      : {
+          field: null,
+          code: error.code === 'too_many_fields' ? 'too_many_fields' : 'unknown_field',
+        };
+    const key = `${reason.field ?? ''} ${reason.code}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    reasons.push(reason);
+  }
+  return reasons;
 }

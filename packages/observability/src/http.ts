@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import express, { type RequestHandler, type Router } from 'express';
+import express, { type RequestHandler, type Response, type Router } from 'express';
 import type { Registry } from 'prom-client';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -23,6 +23,12 @@ export interface HttpObservabilityOptions {
    * dispatched to, else `unmatched`.
    */
   routes?: readonly string[];
+  /**
+   * Fields the app adds to the request's one log line: what the request did in
+   * the app's own words (intake: `source_id`, `lead_id`, `result`, `reasons`).
+   * Read once, when the line is written; ids and codes only, never a value.
+   */
+  logFields?: (res: Response) => Record<string, unknown> | undefined;
 }
 
 /** Paths answered without a request log line (probes and scrapes would drown the rest). */
@@ -64,6 +70,7 @@ export function httpObservability(options: HttpObservabilityOptions): RequestHan
       const failed = err !== undefined || res.statusCode >= 500;
       if (!logger.isLevelEnabled(failed ? 'error' : 'info')) return;
       const line = {
+        ...options.logFields?.(res),
         reqId: id,
         req: {
           id,

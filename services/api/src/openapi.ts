@@ -9,10 +9,11 @@ import {
   deliveryListSchema,
   deliverySchema,
   errorEnvelopeSchema,
-  INTAKE_RESPONSES,
+  INTAKE_MESSAGES,
   intakeAcceptedSchema,
   intakeDuplicateSchema,
   intakeRejectedSchema,
+  intakeResponses,
   integrationInstructionsSchema,
   leadDetailSchema,
   leadListSchema,
@@ -195,10 +196,12 @@ function operationObject(op: Operation) {
 
 function intakePath(intakeBaseUrl: string) {
   const responses: Record<string, unknown> = {};
-  for (const r of INTAKE_RESPONSES) {
+  for (const r of intakeResponses()) {
     const key = String(r.status);
     if (key in responses) continue; // the replayed 201 shares the 201 entry
-    const cases = INTAKE_RESPONSES.filter((c) => c.status === r.status).map((c) => c.case);
+    const cases = intakeResponses()
+      .filter((c) => c.status === r.status)
+      .map((c) => c.case);
     const headers =
       r.status === 429 || r.status === 503
         ? RETRY_AFTER
@@ -266,6 +269,51 @@ function intakePath(intakeBaseUrl: string) {
         },
       },
       responses,
+    },
+    get: {
+      operationId: 'openPostUrl',
+      summary: 'The post URL opened in a browser: its Integration Instructions',
+      description:
+        "Leads are posted, never fetched. A GET that prefers text/html (a browser) gets the source's Integration Instructions as a self-contained HTML page; any other request with another method than POST gets 405 with Allow: POST. A URL that is not a live source answers the one 404, whatever the method.",
+      tags: ['Intake'],
+      security: [],
+      parameters: pathParameters('/{account_id}/{source_key}'),
+      responses: {
+        '200': {
+          description:
+            "The source's Integration Instructions, as an HTML page (Accept: text/html).",
+          content: { 'text/html': { schema: { type: 'string' } } },
+        },
+        '404': {
+          description: 'Not a live source (the same body as for a POST).',
+          content: { 'application/json': { schema: ref('IntakeRejected') } },
+        },
+        '405': {
+          description: 'Any method but POST (code method_not_allowed).',
+          headers: {
+            Allow: {
+              required: true,
+              description: 'POST',
+              schema: { type: 'string', const: 'POST' },
+            },
+          },
+          content: {
+            'application/json': {
+              schema: ref('IntakeRejected'),
+              example: {
+                status: 'rejected',
+                errors: [
+                  {
+                    field: null,
+                    code: 'method_not_allowed',
+                    message: INTAKE_MESSAGES.method_not_allowed,
+                  },
+                ],
+              },
+            },
+          },
+        },
+      },
     },
   };
 }

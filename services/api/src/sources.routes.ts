@@ -1,4 +1,5 @@
 import {
+  integrationInstructions,
   marketingSourceCreateSchema,
   marketingSourceUpdateSchema,
   sourceStatsQuerySchema,
@@ -6,7 +7,6 @@ import {
 import { Router } from 'express';
 import { accountIdOf } from './auth.middleware.js';
 import { notFound, validationFailed } from './errors.js';
-import { integrationInstructions } from './integration.service.js';
 import { pageRequestOf } from './pagination.js';
 import {
   createSource,

@@ -2,6 +2,7 @@ import {
   type MarketingSource,
   type MarketingSourceCreate,
   type MarketingSourceUpdate,
+  postUrlOf,
   SOURCE_STATUSES,
   SOURCE_TYPES,
   type SourceStatus,
@@ -37,11 +38,6 @@ function isSourceType(value: string): value is SourceType {
 
 function isSourceStatus(value: string): value is SourceStatus {
   return SOURCE_STATUSES.some((s) => s === value);
-}
-
-/** The seller's URL: the intake key is its only credential (docs/intake.md, "The post URL"). */
-export function postUrlOf(publicBaseUrl: string, accountId: string, intakeKey: string): string {
-  return `${publicBaseUrl}/marketing_sources/${encodeURIComponent(accountId)}/${encodeURIComponent(intakeKey)}`;
 }
 
 export function presentSource(publicBaseUrl: string, row: SourceRow): MarketingSource {

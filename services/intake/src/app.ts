@@ -2,7 +2,12 @@
  * The intake HTTP app (docs/intake.md): wiring only. Everything arrives as deps;
  * main.ts is the only reader of configuration.
  */
-import { createLeadValidator, type LeadValidator } from '@leadhook/contracts';
+import {
+  bodyTooLargeMessage,
+  createLeadValidator,
+  INTAKE_MESSAGES,
+  type LeadValidator,
+} from '@leadhook/contracts';
 import type { Pool } from '@leadhook/db';
 import {
   httpObservability,
@@ -22,7 +27,7 @@ import express, {
 import type { Redis } from 'ioredis';
 import { leadCounter } from './intake.metrics.js';
 import { errorBody } from './intake.responses.js';
-import { intakeRoutes, sendNotFound } from './intake.routes.js';
+import { intakeLogFields, intakeRoutes, noteAnswer, sendNotFound } from './intake.routes.js';
 import { IntakeService } from './intake.service.js';
 import { providerHookRoutes } from './provider-hooks.routes.js';
 
@@ -102,13 +107,27 @@ export function createApp(deps: IntakeDeps): Express {
     res.locals.receivedAt = new Date();
     next();
   });
-  app.use(httpObservability({ logger, metrics, redactUrl: redactIntakeUrl }));
+  // One line per request; intake's answers add what happened to the lead
+  // (result, ids, reason codes) to it rather than writing lines of their own.
+  app.use(
+    httpObservability({
+      logger,
+      metrics,
+      redactUrl: redactIntakeUrl,
+      logFields: intakeLogFields,
+    }),
+  );
   // The post URL is the credential, not the origin: any page may post a lead
   // from JavaScript, so preflights from every origin are answered.
   app.use(corsAnyOrigin());
   if (deps.health) app.use(deps.health);
   app.use(
-    intakeRoutes({ service, maxBodyBytes: options.maxBodyBytes, leads: leadCounter(metrics) }),
+    intakeRoutes({
+      service,
+      maxBodyBytes: options.maxBodyBytes,
+      leads: leadCounter(metrics),
+      ...(options.publicBaseUrl === undefined ? {} : { publicBaseUrl: options.publicBaseUrl }),
+    }),
   );
   if (options.providerWebhookSecret) {
     app.use(
@@ -160,26 +179,23 @@ function errorHandler(deps: IntakeDeps): ErrorRequestHandler {
     switch (type) {
       case 'entity.too.large':
       case 'parameters.too.many':
+        noteAnswer(res, { result: 'body_too_large' });
         return res
           .status(413)
-          .json(
-            errorBody(
-              'body_too_large',
-              `The body is over the ${deps.options.maxBodyBytes}-byte limit.`,
-            ),
-          );
+          .json(errorBody('body_too_large', bodyTooLargeMessage(deps.options.maxBodyBytes)));
       case 'charset.unsupported':
       case 'encoding.unsupported':
+        noteAnswer(res, { result: 'unsupported_media_type' });
         return res
           .status(415)
-          .json(errorBody('unsupported_media_type', 'Send UTF-8, uncompressed or gzip.'));
+          .json(errorBody('unsupported_media_type', INTAKE_MESSAGES.unsupported_encoding));
       case 'entity.parse.failed':
-        return res
-          .status(400)
-          .json(errorBody('malformed_body', 'The body could not be parsed as a JSON object.'));
+        noteAnswer(res, { result: 'malformed_body' });
+        return res.status(400).json(errorBody('malformed_body', INTAKE_MESSAGES.malformed_json));
     }
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      return res.status(400).json(errorBody('malformed_body', 'The body could not be read.'));
+      noteAnswer(res, { result: 'malformed_body' });
+      return res.status(400).json(errorBody('malformed_body', INTAKE_MESSAGES.unreadable));
     }
     deps.logger.error({ err, request_id: res.getHeader('x-request-id') }, 'intake request failed');
     res.status(500).json({

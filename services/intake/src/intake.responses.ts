@@ -5,7 +5,7 @@
  * change (4xx) and "error" for what they should simply retry (429, 5xx);
  * `field` is null when the problem is not about one field.
  */
-import type { LeadFieldError } from '@leadhook/contracts';
+import { INTAKE_MESSAGES, type LeadFieldError } from '@leadhook/contracts';
 
 export interface ErrorItem {
   field: string | null;
@@ -28,7 +28,7 @@ export function duplicateBody(leadId: string): SuccessBody {
   return { status: 'duplicate', lead_id: leadId };
 }
 
-export function rejectedBody(errors: readonly LeadFieldError[]): ErrorBody {
+export function rejectedBody(errors: readonly (LeadFieldError | ErrorItem)[]): ErrorBody {
   return {
     status: 'rejected',
     errors: errors.map(({ field, code, message }) => ({ field, code, message })),
@@ -48,9 +48,4 @@ export function retryableBody(code: string, message: string): ErrorBody {
  * rotated, paused or deleted source, or any other path. Nothing in it tells a
  * guesser which part was wrong.
  */
-export const NOT_FOUND_BODY = JSON.stringify(
-  errorBody(
-    'not_found',
-    'There is no marketing source at this URL. Check the post URL you were given.',
-  ),
-);
+export const NOT_FOUND_BODY = JSON.stringify(errorBody('not_found', INTAKE_MESSAGES.not_found));

@@ -1,11 +1,20 @@
 /**
- * Transport only: content type, capped body, parse, one call into
- * the domain, then a switch over its result. Status codes live here and nowhere
- * in the service.
+ * Transport only: method, content type, capped body, parse, one call into the
+ * domain, then a switch over its result. Status codes live here and nowhere in
+ * the service. Each answer notes what it was (noteAnswer) for the request's one
+ * log line.
  */
+import type { IncomingMessage } from 'node:http';
+import {
+  INTAKE_MESSAGES,
+  type LeadFieldError,
+  postUrlOf,
+  rejectionReasons,
+} from '@leadhook/contracts';
 import bodyParser from 'body-parser';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Counter } from 'prom-client';
+import { INSTRUCTIONS_PAGE_HEADERS, instructionsPage } from './instructions.page.js';
 import { type ErrorBody, errorBody, NOT_FOUND_BODY, retryableBody } from './intake.responses.js';
 import { type IntakeResult, type IntakeService, responseOf } from './intake.service.js';
 
@@ -20,8 +29,39 @@ const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 export interface IntakeRoutesOptions {
   service: IntakeService;
   maxBodyBytes: number;
+  /** The base of post URLs, as the Integration Instructions show them; else the request's own. */
+  publicBaseUrl?: string;
   /** Counts each stored answer (leadhook_intake_leads_total). */
   leads?: Counter<'result'>;
+}
+
+/**
+ * What the request's log line says about an intake answer: ids and codes only.
+ * `result` is what happened (accepted, duplicate, rejected, replayed, not_found,
+ * malformed_body, …); `reasons` are a rejection's codes, `field:code` for a lead
+ * field and the bare code for a problem with a field of the seller's own.
+ */
+export type IntakeLogFields = {
+  result: string;
+  source_id?: string;
+  lead_id?: string;
+  reasons?: string[];
+};
+
+export function noteAnswer(res: Response, fields: IntakeLogFields): void {
+  res.locals.intake = fields;
+}
+
+/** The fields noteAnswer recorded, for httpObservability's logFields. */
+export function intakeLogFields(res: Response): IntakeLogFields | undefined {
+  const fields: IntakeLogFields | undefined = res.locals.intake;
+  return fields;
+}
+
+function reasonsOf(errors: readonly LeadFieldError[]): string[] {
+  return rejectionReasons(errors).map(({ field, code }) =>
+    field === null ? code : `${field}:${code}`,
+  );
 }
 
 function mediaTypeOf(req: Request): string {
@@ -29,6 +69,7 @@ function mediaTypeOf(req: Request): string {
 }
 
 export function sendNotFound(res: Response): void {
+  noteAnswer(res, { result: 'not_found' });
   res.status(404).type(JSON_TYPE).send(NOT_FOUND_BODY);
 }
 
@@ -36,9 +77,27 @@ function sendError(res: Response, status: number, body: ErrorBody): void {
   res.status(status).json(body);
 }
 
+/** What the parsers saw of the raw body: the route tells an empty body or a non-form from a lead. */
+interface RawBody {
+  bytes: number;
+  /** A form body with at least one `=`: at least one name=value pair. */
+  hasPair: boolean;
+}
+const rawBodies = new WeakMap<IncomingMessage, RawBody>();
+const EQUALS = 0x3d;
+
+function recordRaw(req: IncomingMessage, _res: unknown, buf: Buffer): void {
+  rawBodies.set(req, { bytes: buf.length, hasPair: buf.includes(EQUALS) });
+}
+
 /** 415 for anything but JSON and HTML-form bodies; the parsers enforce the size cap (413). */
 function parseBody(maxBodyBytes: number): RequestHandler {
-  const json = bodyParser.json({ limit: maxBodyBytes, type: JSON_TYPE, strict: true });
+  const json = bodyParser.json({
+    limit: maxBodyBytes,
+    type: JSON_TYPE,
+    strict: true,
+    verify: recordRaw,
+  });
   const form = bodyParser.urlencoded({
     limit: maxBodyBytes,
     type: FORM_TYPE,
@@ -46,17 +105,39 @@ function parseBody(maxBodyBytes: number): RequestHandler {
     // The byte cap already bounds the number of fields; extras are bounded (and
     // answered with 422 too_many_fields) by validation, not by the parser.
     parameterLimit: maxBodyBytes,
+    verify: recordRaw,
   });
   return (req, res, next) => {
     const mediaType = mediaTypeOf(req);
     if (mediaType === JSON_TYPE) return json(req, res, next);
     if (mediaType === FORM_TYPE) return form(req, res, next);
+    noteAnswer(res, { result: 'unsupported_media_type' });
     sendError(
       res,
       415,
-      errorBody('unsupported_media_type', `Send the lead as ${JSON_TYPE} or ${FORM_TYPE}.`),
+      errorBody('unsupported_media_type', INTAKE_MESSAGES.unsupported_media_type),
     );
   };
+}
+
+/**
+ * Why a parsed body is not a lead to validate, or null. Empty (no bytes, or no
+ * body at all) is malformed, not a lead missing 16 fields. A form body that is not
+ * a form (no name=value pair, or a name that starts like JSON: JSON posted with
+ * the form content type) is malformed too: read as a form, the whole JSON would
+ * be one field's name.
+ */
+function malformedMessage(req: Request, body: unknown): string | null {
+  const raw = rawBodies.get(req);
+  if (body === undefined || raw?.bytes === 0) return INTAKE_MESSAGES.empty_body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return INTAKE_MESSAGES.not_an_object;
+  }
+  if (mediaTypeOf(req) === FORM_TYPE) {
+    if (!raw?.hasPair) return INTAKE_MESSAGES.not_a_form;
+    if (Object.keys(body).some((name) => /^\s*[[{]/.test(name))) return INTAKE_MESSAGES.not_a_form;
+  }
+  return null;
 }
 
 /** `url` with `error=<code>` added to its query, whatever query it already has. */
@@ -74,6 +155,12 @@ function firstErrorCode(body: unknown): string {
     }
   }
   return 'invalid';
+}
+
+function leadIdOf(body: unknown): string | undefined {
+  return body && typeof body === 'object' && 'lead_id' in body && typeof body.lead_id === 'string'
+    ? body.lead_id
+    : undefined;
 }
 
 /**
@@ -100,19 +187,24 @@ function sendOutcome(
   res.status(statusCode).json(body);
 }
 
+/** Whether the client would rather read HTML than JSON (a browser opening the URL). */
+function prefersHtml(req: Request): boolean {
+  return req.accepts([JSON_TYPE, 'text/html']) === 'text/html';
+}
+
 export function intakeRoutes(options: IntakeRoutesOptions): Router {
   const { service } = options;
   const router = express.Router();
   router.post(INTAKE_PATH, parseBody(options.maxBodyBytes), async (req, res) => {
     const body: unknown = req.body;
-    if (body === undefined) {
-      return sendError(res, 400, errorBody('malformed_body', 'The body is empty.'));
-    }
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      return sendError(res, 400, errorBody('malformed_body', 'The body must be a JSON object.'));
+    const malformed = malformedMessage(req, body);
+    if (malformed !== null) {
+      noteAnswer(res, { result: 'malformed_body' });
+      return sendError(res, 400, errorBody('malformed_body', malformed));
     }
     const idempotencyKey = req.get('idempotency-key') ?? null;
     if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      noteAnswer(res, { result: 'invalid_idempotency_key' });
       return sendError(
         res,
         400,
@@ -136,45 +228,77 @@ export function intakeRoutes(options: IntakeRoutesOptions): Router {
       case 'duplicate':
       case 'rejected': {
         options.leads?.inc({ result: result.kind });
+        noteAnswer(res, {
+          result: result.kind,
+          source_id: result.source.id,
+          ...(result.kind === 'rejected'
+            ? { reasons: reasonsOf(result.errors) }
+            : { lead_id: result.leadId }),
+        });
         const { statusCode, body: answer } = responseOf(result);
         return sendOutcome(req, res, result.source.redirectUrl, statusCode, answer);
       }
-      case 'idempotency_replay':
+      case 'idempotency_replay': {
+        const leadId = leadIdOf(result.body);
+        noteAnswer(res, {
+          result: 'replayed',
+          source_id: result.source.id,
+          ...(leadId ? { lead_id: leadId } : {}),
+        });
         res.set('Idempotent-Replayed', 'true');
         return sendOutcome(req, res, result.source.redirectUrl, result.statusCode, result.body);
+      }
       case 'idempotency_conflict':
+        noteAnswer(res, { result: 'idempotency_key_reused', source_id: result.source.id });
         return sendError(
           res,
           409,
           errorBody(
             'idempotency_key_reused',
-            'This Idempotency-Key was already used with a different body. Use a new key for a new lead.',
+            INTAKE_MESSAGES.idempotency_key_reused,
             'Idempotency-Key',
           ),
         );
       case 'rate_limited':
+        noteAnswer(res, { result: 'rate_limited', source_id: result.source.id });
         res.set('Retry-After', String(result.retryAfterSeconds));
-        return sendError(
-          res,
-          429,
-          retryableBody(
-            'rate_limited',
-            'Too many requests for this source. Retry after the delay in Retry-After.',
-          ),
-        );
+        return sendError(res, 429, retryableBody('rate_limited', INTAKE_MESSAGES.rate_limited));
       case 'not_found':
         return sendNotFound(res);
       case 'unavailable':
+        noteAnswer(res, { result: 'unavailable' });
         res.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
-        return sendError(
-          res,
-          503,
-          retryableBody(
-            'unavailable',
-            'The lead could not be stored right now. Nothing was kept; retry it.',
-          ),
-        );
+        return sendError(res, 503, retryableBody('unavailable', INTAKE_MESSAGES.unavailable));
     }
+  });
+
+  // Any other method (OPTIONS is a CORS preflight, answered before this router).
+  // A live post URL answers 405, or, to a browser, its Integration Instructions;
+  // anything else is the one 404, whatever the method.
+  router.all(INTAKE_PATH, async (req, res) => {
+    const accountId = String(req.params.accountId);
+    const sourceKey = String(req.params.sourceKey);
+    const found = await service.findSource(accountId, sourceKey);
+    if (found.kind === 'not_found') return sendNotFound(res);
+    if (found.kind === 'unavailable') {
+      noteAnswer(res, { result: 'unavailable' });
+      res.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      return sendError(res, 503, retryableBody('unavailable', INTAKE_MESSAGES.unavailable));
+    }
+    const { source } = found;
+    if ((req.method === 'GET' || req.method === 'HEAD') && prefersHtml(req)) {
+      noteAnswer(res, { result: 'instructions', source_id: source.id });
+      const base = options.publicBaseUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+      const postUrl = postUrlOf(base.replace(/\/+$/, ''), accountId, sourceKey);
+      res.set(INSTRUCTIONS_PAGE_HEADERS);
+      return res
+        .status(200)
+        .type('html')
+        .send(instructionsPage({ id: source.id, name: source.name, post_url: postUrl }));
+    }
+    noteAnswer(res, { result: 'method_not_allowed', source_id: source.id });
+    res.set('Allow', 'POST');
+    return sendError(res, 405, errorBody('method_not_allowed', INTAKE_MESSAGES.method_not_allowed));
   });
   return router;
 }

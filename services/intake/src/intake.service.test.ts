@@ -138,6 +138,7 @@ describe('a rejected lead', () => {
     const source = await h.makeSource();
     const res = await request(h.app)
       .post(source.path)
+      .set('User-Agent', 'SellerBot/1.0')
       .send(
         validLead({
           email: 'not-an-email',
@@ -162,7 +163,9 @@ describe('a rejected lead', () => {
     expect(rows[0]).toMatchObject({
       result: 'rejected',
       lead_id: null,
-      external_id: 'v-1',
+      // The seller's external_id and User-Agent are not kept of a rejection.
+      external_id: null,
+      user_agent: null,
       errors: [
         { field: 'first_name', code: 'required' },
         { field: 'email', code: 'invalid' },

@@ -4,7 +4,12 @@
  * discriminated result the route maps to HTTP; only bugs throw.
  */
 import { createHash } from 'node:crypto';
-import type { LeadFieldError, LeadValidator, NormalizedLead } from '@leadhook/contracts';
+import {
+  isLeadField,
+  type LeadFieldError,
+  type LeadValidator,
+  type NormalizedLead,
+} from '@leadhook/contracts';
 import {
   isDatabaseUnavailable,
   isId,
@@ -48,7 +53,7 @@ export type IntakeResult =
   | { kind: 'rejected'; source: IntakeSource; errors: LeadFieldError[] }
   | { kind: 'idempotency_replay'; source: IntakeSource; statusCode: number; body: unknown }
   | { kind: 'idempotency_conflict'; source: IntakeSource }
-  | { kind: 'rate_limited'; retryAfterSeconds: number }
+  | { kind: 'rate_limited'; source: IntakeSource; retryAfterSeconds: number }
   | { kind: 'not_found' }
   | { kind: 'unavailable' };
 
@@ -79,6 +84,27 @@ function canonicalJson(value: unknown): string {
 
 export function bodyHash(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
+
+export type SourceLookup =
+  | { kind: 'found'; source: IntakeSource }
+  | { kind: 'not_found' }
+  | { kind: 'unavailable' };
+
+/**
+ * The answer an Idempotency-Key stores for a result. A 422 is stored without the
+ * names of the seller's own fields (field null): a name is the seller's data (a
+ * JSON body posted as a form makes the whole body one name), and nothing of a
+ * rejected body is kept. Its replay says the same, codes and messages included.
+ */
+export function storedResponseOf(result: StoredResult): { statusCode: number; body: unknown } {
+  if (result.kind !== 'rejected') return responseOf(result);
+  return {
+    statusCode: 422,
+    body: rejectedBody(
+      result.errors.map((error) => (isLeadField(error.field) ? error : { ...error, field: null })),
+    ),
+  };
 }
 
 /** The response a stored result answers (and an Idempotency-Key replays). */
@@ -174,15 +200,29 @@ export class IntakeService {
     }
   }
 
+  /**
+   * The active source of a post URL, for the answers that are not a submission
+   * (another method than POST). Unknown, rotated, paused and deleted are one
+   * not_found, as for a POST.
+   */
+  async findSource(accountId: string, sourceKey: string): Promise<SourceLookup> {
+    try {
+      const source = await this.activeSource(accountId, sourceKey);
+      return source ? { kind: 'found', source } : { kind: 'not_found' };
+    } catch (err) {
+      if (isDatabaseUnavailable(err)) return { kind: 'unavailable' };
+      throw err;
+    }
+  }
+
+  private async activeSource(accountId: string, sourceKey: string): Promise<IntakeSource | null> {
+    if (!isId('account', accountId) || !PLAUSIBLE_KEY.test(sourceKey)) return null;
+    return this.sources.submit({ accountId, intakeKey: sourceKey });
+  }
+
   private async submitOrThrow(input: SubmitInput): Promise<IntakeResult> {
     const { pool, limiter } = this.deps;
-    if (!isId('account', input.accountId) || !PLAUSIBLE_KEY.test(input.sourceKey)) {
-      return { kind: 'not_found' };
-    }
-    const source = await this.sources.submit({
-      accountId: input.accountId,
-      intakeKey: input.sourceKey,
-    });
+    const source = await this.activeSource(input.accountId, input.sourceKey);
     if (!source) return { kind: 'not_found' };
 
     const decision = await limiter.consume(
@@ -190,7 +230,7 @@ export class IntakeService {
       source.rateLimit ?? this.deps.defaultRateLimitPerSecond,
     );
     if (!decision.allowed) {
-      return { kind: 'rate_limited', retryAfterSeconds: decision.retryAfterSeconds };
+      return { kind: 'rate_limited', source, retryAfterSeconds: decision.retryAfterSeconds };
     }
 
     if (input.idempotencyKey !== null) return this.submitIdempotent(source, input);
@@ -201,7 +241,6 @@ export class IntakeService {
         source,
         submissionId: newId('submission'),
         errors: validation.errors,
-        externalId: externalIdOf(input.body),
         evidence: input.evidence,
       });
       return { kind: 'rejected', source, errors: validation.errors };
@@ -248,14 +287,13 @@ export class IntakeService {
             source,
             submissionId: newId('submission'),
             errors: validation.errors,
-            externalId: externalIdOf(input.body),
             evidence: input.evidence,
           });
           result = { kind: 'rejected', source, errors: validation.errors };
         }
         await storeIdempotentResponse(client, source.id, key, {
           requestHash,
-          ...responseOf(result),
+          ...storedResponseOf(result),
         });
         return result;
       },
@@ -338,9 +376,4 @@ export class IntakeService {
       );
     });
   }
-}
-
-function externalIdOf(body: Readonly<Record<string, unknown>>): string | null {
-  const value = body.external_id;
-  return typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, 200) : null;
 }

@@ -10,7 +10,7 @@
  * migrations say why they are functions.
  */
 import { createHash } from 'node:crypto';
-import type { LeadFieldError, NormalizedLead } from '@leadhook/contracts';
+import { type LeadFieldError, type NormalizedLead, rejectionReasons } from '@leadhook/contracts';
 import type { Pool, PoolClient } from '@leadhook/db';
 
 /** An active source, resolved from the post URL, with what intake needs of its account. */
@@ -206,30 +206,32 @@ export async function acceptBatch(
   });
 }
 
-/** A rejected submission: its reasons ({field, code}), never the body. */
+/**
+ * A rejected submission: its reasons (rejectionReasons: known field names and
+ * codes, bounded), the IP and the time. Nothing the seller wrote is kept: not a
+ * value, not an unknown field's name, not the external_id or the User-Agent
+ * (free text a rejected request controls), since no personal data from a
+ * rejected body is stored (docs/intake.md).
+ */
 export async function insertRejected(
   db: Pool | PoolClient,
   input: {
     source: IntakeSource;
     submissionId: string;
     errors: readonly LeadFieldError[];
-    externalId: string | null;
     evidence: RequestEvidence;
   },
 ): Promise<void> {
   await db.query({
     name: 'intake_reject',
-    text: `INSERT INTO submissions (id, account_id, source_id, result, external_id, errors, ip,
-                                    user_agent, created_at)
-           VALUES ($1, $2, $3, 'rejected', $4, $5, $6, $7, $8)`,
+    text: `INSERT INTO submissions (id, account_id, source_id, result, errors, ip, created_at)
+           VALUES ($1, $2, $3, 'rejected', $4, $5, $6)`,
     values: [
       input.submissionId,
       input.source.accountId,
       input.source.id,
-      input.externalId,
-      JSON.stringify(input.errors.map(({ field, code }) => ({ field, code }))),
+      JSON.stringify(rejectionReasons(input.errors)),
       input.evidence.ip,
-      input.evidence.userAgent,
       input.evidence.receivedAt,
     ],
   });
@@ -244,6 +246,15 @@ export interface StoredResponse {
 /** How long an Idempotency-Key is remembered (docs/intake.md, "Idempotency"). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
+/**
+ * What is stored for an Idempotency-Key: its SHA-256, not the key. The key is
+ * free text a seller chooses (some use the lead's email or phone), and it is
+ * kept with rejected submissions' answers too.
+ */
+export function idempotencyKeyDigest(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
 export async function findIdempotentResponse(
   client: PoolClient,
   sourceId: string,
@@ -255,7 +266,7 @@ export async function findIdempotentResponse(
              FROM idempotency_keys
             WHERE source_id = $1 AND key = $2
               AND created_at > now() - make_interval(hours => $3)`,
-    values: [sourceId, key, IDEMPOTENCY_TTL_HOURS],
+    values: [sourceId, idempotencyKeyDigest(key), IDEMPOTENCY_TTL_HOURS],
   });
   return rows[0] ?? null;
 }
@@ -276,7 +287,7 @@ export async function storeIdempotentResponse(
                  response_body = EXCLUDED.response_body, created_at = now()`,
     values: [
       sourceId,
-      key,
+      idempotencyKeyDigest(key),
       response.requestHash,
       response.statusCode,
       JSON.stringify(response.body),

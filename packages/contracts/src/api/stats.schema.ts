@@ -42,7 +42,12 @@ export const rejectionReasonSchema = {
   type: 'object',
   required: ['field', 'code', 'count'],
   properties: {
-    field: { type: 'string', examples: ['phone'] },
+    field: {
+      type: 'string',
+      description:
+        'A lead field, or "" for a problem with a field of the seller\'s own (codes unknown_field and too_many_fields): its name is never kept.',
+      examples: ['phone'],
+    },
     code: { type: 'string', examples: ['invalid'] },
     count: countSchema,
   },

@@ -20,7 +20,7 @@ interface HeaderDoc {
 }
 interface ResponseDoc {
   headers?: Record<string, HeaderDoc>;
-  content?: Record<string, { schema: { $ref: string } }>;
+  content?: Record<string, { schema: { $ref?: string } }>;
 }
 interface OperationDoc {
   operationId: string;
@@ -141,6 +141,8 @@ export function responseProblems(method: string, url: string, res: ObservedRespo
     );
     return problems;
   }
+  // A page (the intake's text/html Integration Instructions) has no component schema.
+  if (media[1].schema.$ref === undefined) return problems;
   const name = media[1].schema.$ref.replace('#/components/schemas/', '');
   const validate = schemaValidator(name);
   if (!validate(res.body))

@@ -187,7 +187,7 @@ export async function createHarness(harnessOptions: HarnessOptions = {}): Promis
 }
 
 /**
- * The app, with every answer to a POST of the intake endpoint checked against the
+ * The app, with every answer to a POST or GET of the intake endpoint checked against the
  * OpenAPI document as it is sent (its status, required headers and body schema);
  * what does not match is added to `problems`, and close() fails the test file with
  * them. The body is what express hands to res.end (res.send and res.redirect end
@@ -196,7 +196,8 @@ export async function createHarness(harnessOptions: HarnessOptions = {}): Promis
 function checkedAgainstOpenApi(app: Express, problems: string[]): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '';
-    if (req.method === 'POST' && documentedPath(url) === INTAKE_PATH) {
+    const method = req.method === 'POST' || req.method === 'GET' ? req.method : undefined;
+    if (method && documentedPath(url) === INTAKE_PATH) {
       const end = res.end;
       res.end = function (this: ServerResponse, ...args: unknown[]) {
         const [chunk] = args;
@@ -209,7 +210,7 @@ function checkedAgainstOpenApi(app: Express, problems: string[]): RequestListene
           ]),
         );
         const json = String(headers['content-type'] ?? '').startsWith('application/json');
-        const found = responseProblems('post', url, {
+        const found = responseProblems(method.toLowerCase(), url, {
           status: res.statusCode,
           headers,
           ...(text === undefined ? {} : { text }),

@@ -1,7 +1,7 @@
 import {
   createLeadValidator,
   EXTRA_FIELD_LIMITS,
-  INTAKE_RESPONSES,
+  intakeResponses,
   integrationInstructionsSchema,
   LEAD_FIELD_NAMES,
   LEAD_FIELDS,
@@ -67,14 +67,14 @@ describe('GET /marketing_sources/{id}/integration', () => {
         type: 'string',
         format: spec.format ?? null,
         description: spec.description,
-        example: spec.example,
+        example: spec.examples[0],
         max_length: spec.maxLength,
       });
     }
     expect(doc.fields.find((f) => f.name === 'phone')?.format).toBe('phone');
   });
 
-  it('states the extra-field rules and the answers of docs/intake.md', () => {
+  it('states the extra-field rules and the response table', () => {
     expect(doc.extra_fields).toMatchObject({
       max_fields: EXTRA_FIELD_LIMITS.maxFields,
       max_name_length: EXTRA_FIELD_LIMITS.maxNameLength,
@@ -84,7 +84,7 @@ describe('GET /marketing_sources/{id}/integration', () => {
     for (const status of [201, 200, 422, 400, 404, 409, 413, 415, 429, 503]) {
       expect(statuses).toContain(status);
     }
-    expect(doc.responses).toHaveLength(INTAKE_RESPONSES.length);
+    expect(doc.responses).toHaveLength(intakeResponses().length);
     expect(doc.responses.find((r) => r.status === 201)?.body).toMatchObject({ status: 'accepted' });
     expect(doc.responses.find((r) => r.status === 200)?.body).toMatchObject({
       status: 'duplicate',
@@ -100,7 +100,7 @@ describe('GET /marketing_sources/{id}/integration', () => {
     expect(body).toBeDefined();
     const parsed: Record<string, string> = JSON.parse(body ?? '');
     expect(Object.keys(parsed)).toEqual([...ALL_FIELDS]);
-    for (const name of ALL_FIELDS) expect(parsed[name]).toBe(LEAD_FIELDS[name].example);
+    for (const name of ALL_FIELDS) expect(parsed[name]).toBe(LEAD_FIELDS[name].examples[0]);
   });
 
   it('gives examples that work as pasted: the body is a valid lead, no placeholder header', () => {
@@ -112,11 +112,11 @@ describe('GET /marketing_sources/{id}/integration', () => {
     }
   });
 
-  it('gives a curl form example on the real URL with every field', () => {
+  it('gives a curl form example on the real URL with every field, for another lead', () => {
     const example = doc.examples.curl_form;
     expect(example).toContain(`curl -X POST '${postUrl}'`);
     for (const name of ALL_FIELDS) {
-      expect(example).toContain(`--data-urlencode '${name}=${LEAD_FIELDS[name].example}'`);
+      expect(example).toContain(`--data-urlencode '${name}=${LEAD_FIELDS[name].examples[1]}'`);
     }
   });
 

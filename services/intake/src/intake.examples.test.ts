@@ -1,0 +1,168 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  exampleLead,
+  intakeResponses,
+  integrationInstructions,
+  LEAD_FIELD_NAMES,
+  LEAD_FIELDS,
+  leadSubmissionSchema,
+} from '@leadhook/contracts';
+import request from 'supertest';
+import { createHarness, type Harness } from './testing/harness.js';
+
+/**
+ * Every example a seller is shown makes a lead when posted: the Integration
+ * Instructions' curl JSON and curl form examples (two different leads: two 201s,
+ * not a 201 and a duplicate), every example of every field, the phone notations
+ * the schema describes, and the lead bodies in the README and docs/.
+ */
+
+let h: Harness;
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** Shell single-quoted words: `'\''` is a quote. */
+const unquote = (text: string) => text.replace(/'\\''/g, "'");
+
+function curlJsonBody(example: string): Record<string, unknown> {
+  const body = /-d '([\s\S]*)'$/.exec(example)?.[1];
+  if (body === undefined) throw new Error('no -d body');
+  return JSON.parse(unquote(body)) as Record<string, unknown>;
+}
+
+function curlFormBody(example: string): string {
+  const pairs = [...example.matchAll(/--data-urlencode '([^=]+)=((?:[^']|'\\'')*)'/g)];
+  const form = new URLSearchParams();
+  for (const [, name, value] of pairs) form.append(name!, unquote(value!));
+  return form.toString();
+}
+
+/** JSON lead bodies (objects with a phone and an email) in the fenced code blocks of a Markdown file. */
+function markdownLeads(text: string): Record<string, unknown>[] {
+  const leads: Record<string, unknown>[] = [];
+  for (const block of text.matchAll(/```[a-z]*\n([\s\S]*?)```/g)) {
+    for (const candidate of block[1]!.matchAll(/\{[^{}]*"phone"[^{}]*\}/g)) {
+      let object: unknown;
+      try {
+        object = JSON.parse(candidate[0]);
+      } catch {
+        continue; // not a JSON body a seller could paste (a shell-escaped one, say)
+      }
+      if (object && typeof object === 'object' && 'email' in object) {
+        leads.push(object as Record<string, unknown>);
+      }
+    }
+  }
+  return leads;
+}
+
+/** Posts a body to a source of a new account (so equal phones are not duplicates of each other). */
+async function post(body: Record<string, unknown>): Promise<request.Response> {
+  const source = await h.makeSource();
+  return request(h.app).post(source.path).send(body);
+}
+
+describe('documented examples, posted to intake', () => {
+  it('the curl JSON and curl form examples of the Integration Instructions make two leads', async () => {
+    const source = await h.makeSource();
+    const doc = integrationInstructions({
+      id: source.sourceId,
+      post_url: `http://intake.test${source.path}`,
+    });
+    const json = await request(h.app).post(source.path).send(curlJsonBody(doc.examples.curl_json));
+    expect([json.status, json.body.status]).toEqual([201, 'accepted']);
+    const form = await request(h.app)
+      .post(source.path)
+      .type('form')
+      .send(curlFormBody(doc.examples.curl_form));
+    expect([form.status, form.body.status]).toEqual([201, 'accepted']);
+    expect(form.body.lead_id).not.toBe(json.body.lead_id);
+  });
+
+  it('every example of every field makes a lead', async () => {
+    for (const [name, schema] of Object.entries(leadSubmissionSchema.properties)) {
+      for (const example of schema.examples) {
+        const res = await post({ ...exampleLead(0), [name]: example });
+        expect([name, example, res.status, res.body]).toEqual([
+          name,
+          example,
+          201,
+          expect.objectContaining({ status: 'accepted' }),
+        ]);
+      }
+    }
+  });
+
+  it('every phone notation the phone field describes makes a lead', async () => {
+    const list = /notation \((.*?)\);/.exec(LEAD_FIELDS.phone.description);
+    const phones = list?.[1]?.split(', ') ?? [];
+    expect(phones.length).toBeGreaterThanOrEqual(3);
+    for (const phone of phones) {
+      const res = await post({ ...exampleLead(1), phone });
+      expect([phone, res.status]).toEqual([phone, 201]);
+    }
+  });
+
+  it('every lead body in the README and docs/ makes a lead', async () => {
+    const files = [join(ROOT, 'README.md')];
+    if (readdirSync(ROOT).includes('docs')) {
+      for (const name of readdirSync(join(ROOT, 'docs'))) {
+        if (name.endsWith('.md')) files.push(join(ROOT, 'docs', name));
+      }
+    }
+    for (const file of files) {
+      for (const lead of markdownLeads(readFileSync(file, 'utf8'))) {
+        expect(Object.keys(lead)).toEqual(expect.arrayContaining([...LEAD_FIELD_NAMES]));
+        const res = await post(lead);
+        expect([file, lead, res.status, res.body]).toEqual([
+          file,
+          lead,
+          201,
+          expect.objectContaining({ status: 'accepted' }),
+        ]);
+      }
+    }
+  });
+
+  it("the response examples are intake's own answers, messages included", async () => {
+    const source = await h.makeSource();
+    const example = (status: number) => intakeResponses().find((r) => r.status === status)?.example;
+    const { phone: _phone, ...withoutPhone } = exampleLead(0);
+    const answers: [number, request.Test][] = [
+      [
+        422,
+        request(h.app)
+          .post(source.path)
+          .send({ ...withoutPhone, email: 'jane.doe@example' }),
+      ],
+      [400, request(h.app).post(source.path).type('json').send('{"first_name":')],
+      [404, request(h.app).post(`${source.path}x`).send(exampleLead(0))],
+      [
+        413,
+        request(h.app)
+          .post(source.path)
+          .send({ note: 'x'.repeat(70_000) }),
+      ],
+      [415, request(h.app).post(source.path).type('text/plain').send('x')],
+    ];
+    for (const [status, answer] of answers) {
+      const res = await answer;
+      expect([status, res.status, res.body]).toEqual([status, status, example(status)]);
+    }
+    const lead = { ...exampleLead(1), phone: '(512) 555-0111' };
+    await request(h.app).post(source.path).set('Idempotency-Key', 'k').send(lead);
+    const conflict = await request(h.app)
+      .post(source.path)
+      .set('Idempotency-Key', 'k')
+      .send({ ...lead, first_name: 'Other' });
+    expect([conflict.status, conflict.body]).toEqual([409, example(409)]);
+  });
+});
