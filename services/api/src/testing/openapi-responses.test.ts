@@ -123,7 +123,11 @@ describe('responseProblems', () => {
     expect(responseProblems('post', intake, seeOther({}))).toEqual([
       expect.stringContaining('required header Location'),
     ]);
+    // GET on a post URL is documented: its 200 is the HTML page, not JSON.
     expect(responseProblems('get', intake, json(200, {}))).toEqual([
+      expect.stringContaining('answered 200 as application/json, not text/html'),
+    ]);
+    expect(responseProblems('put', intake, json(200, {}))).toEqual([
       expect.stringContaining('not a documented operation'),
     ]);
   });
