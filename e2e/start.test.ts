@@ -2,7 +2,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { ensureBuilt, freePorts, portSettings, ROOT, waitForAllChecks } from './support.js';
+import { HANDLES_SIGNALS } from '@leadhook/observability';
+import {
+  ensureBuilt,
+  freePorts,
+  PORT_SETTING,
+  portSettings,
+  ROOT,
+  SERVICES,
+  waitForAllChecks,
+} from './support.js';
 
 /**
  * `pnpm start` for real: the built supervisor runs the four built services, each
@@ -151,4 +160,74 @@ describe('pnpm start (the command, through pnpm)', () => {
     },
     120_000,
   );
+});
+
+describe('a process stopped while it is still starting', () => {
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  it.each(SERVICES)(
+    '%s, sent SIGTERM the moment it handles it, drains: its "stopped" line, exit 0, its port closed',
+    async (name) => {
+      const { ports, env } = await startEnv(`test-starting-${name}`);
+      let output = '';
+      // With the IPC channel the supervisor opens: the process says on it when
+      // SIGTERM drains it, before it connects and listens.
+      const child = spawn(process.execPath, [join(ROOT, 'services', name, 'dist', 'main.js')], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      });
+      children.push(child);
+      const keep = (chunk: Buffer) => {
+        output += chunk.toString();
+      };
+      child.stdout?.on('data', keep);
+      child.stderr?.on('data', keep);
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+        (resolve) => child.once('exit', (code, signal) => resolve({ code, signal })),
+      );
+      child.on('message', (message) => {
+        if (message === HANDLES_SIGNALS) child.kill('SIGTERM');
+      });
+      expect(await exited).toEqual({ code: 0, signal: null });
+      expect(output).toMatch(/"msg":"shutting down"/);
+      expect(output).toMatch(/"msg":"stopped"/);
+      expect(await listening(ports[PORT_SETTING[name]])).toBe(false);
+    },
+    60_000,
+  );
+
+  it('pnpm start, stopped as soon as it has spawned the four, drains every one of them', async () => {
+    // What failed on a busy machine: the supervisor forwarded SIGTERM while a
+    // child was still loading its modules, and it died without draining.
+    const { ports, env } = await startEnv('test-starting-all');
+    let output = '';
+    const supervisor = spawn(process.execPath, [join(ROOT, 'scripts', 'dist', 'start.js')], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(supervisor);
+    let signalled = false;
+    const keep = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!signalled && (output.match(/"msg":"started"/g) ?? []).length === SERVICES.length) {
+        signalled = true;
+        supervisor.kill('SIGTERM');
+      }
+    };
+    supervisor.stdout?.on('data', keep);
+    supervisor.stderr?.on('data', keep);
+    const exited = new Promise<number | null>((resolve) => supervisor.once('exit', resolve));
+    const code = await exited;
+    if (code !== 0) throw new Error(`pnpm start exited ${code}:\n${output}`);
+    for (const service of SERVICES) {
+      expect(output).toMatch(new RegExp(`"service":"${service}"[^\\n]*"msg":"stopped"`));
+    }
+    const open = await Promise.all(Object.values(ports).map((port) => listening(port)));
+    expect(open).toEqual([false, false, false, false]);
+  }, 60_000);
 });
