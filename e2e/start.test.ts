@@ -10,6 +10,7 @@ import {
   portSettings,
   ROOT,
   SERVICES,
+  waitFor,
   waitForAllChecks,
 } from './support.js';
 
@@ -160,6 +161,47 @@ describe('pnpm start (the command, through pnpm)', () => {
     },
     120_000,
   );
+});
+
+describe('pnpm start killed (SIGKILL, the OOM killer)', () => {
+  let supervisor: ChildProcess | undefined;
+  afterEach(() => {
+    if (supervisor && supervisor.exitCode === null) supervisor.kill('SIGKILL');
+  });
+
+  it('leaves nothing running: the four, in process groups of their own, stop by themselves', async () => {
+    const { ports, env } = await startEnv('test-start-killed');
+    let output = '';
+    supervisor = spawn(process.execPath, [join(ROOT, 'scripts', 'dist', 'start.js')], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const keep = (chunk: Buffer) => {
+      output += chunk.toString();
+    };
+    supervisor.stdout?.on('data', keep);
+    supervisor.stderr?.on('data', keep);
+    for (const port of Object.values(ports)) await waitForAllChecks(port, 60_000);
+    const pids = [...output.matchAll(/"service":"supervisor","child":"[a-z-]+","pid":(\d+)/g)].map(
+      (m) => Number(m[1]),
+    );
+    expect(pids).toHaveLength(4);
+
+    supervisor.kill('SIGKILL');
+    // The output pipe went with the supervisor: what is left to see is the processes.
+    const gone = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    await waitFor(async () => (pids.every(gone) ? true : undefined), 30_000);
+    const open = await Promise.all(Object.values(ports).map((port) => listening(port)));
+    expect(open).toEqual([false, false, false, false]);
+  }, 90_000);
 });
 
 describe('a process stopped while it is still starting', () => {

@@ -14,11 +14,7 @@ import { CLEAN, settle } from './verify.js';
  */
 
 const RATE = 100;
-/**
- * Leads accepted before the signal: the work in flight when it lands (enrollments,
- * steps, deliveries), counted rather than assumed from a time at a rate, which a
- * busy machine does not keep.
- */
+/** Leads accepted before the signal: the work in flight when it lands (enrollments, steps, deliveries). */
 const IN_FLIGHT = 50;
 const SETTLE_MS = 600_000;
 /** Process exit and the test's own event loop on a busy machine, beyond the bound. */
@@ -84,11 +80,6 @@ function inFlightLead(port: number, path: string, n: number) {
   };
 }
 
-/** Until `stream` has `count` leads accepted (the load is going through intake). */
-async function untilAccepted(stream: LeadStream, count: number): Promise<void> {
-  await waitFor(async () => (stream.accepted.length >= count ? true : undefined), 120_000);
-}
-
 /** Sends SIGTERM and resolves with how and how fast it exited. */
 async function terminate(stop: (signal: NodeJS.Signals) => Promise<{ code: number | null }>) {
   const started = Date.now();
@@ -102,7 +93,7 @@ it('each process drains on SIGTERM under load within SHUTDOWN_TIMEOUT_MS and not
   for (const name of ['intake', 'playbook-worker', 'webhook-worker', 'api'] as ServiceName[]) {
     const stream = scenario.stream(`term-${name}`, RATE);
     stream.start();
-    await untilAccepted(stream, IN_FLIGHT);
+    await stream.untilAccepted(IN_FLIGHT);
     const proc = stack.get(name);
     // Load goes on while the process drains, and stops once it has exited.
     if (name === 'intake') {
@@ -156,7 +147,7 @@ it('pnpm start stops all four on SIGTERM under load within SHUTDOWN_TIMEOUT_MS +
   });
   stream.start();
   // Twice the first test's: the four processes stop together.
-  await untilAccepted(stream, 2 * IN_FLIGHT);
+  await stream.untilAccepted(2 * IN_FLIGHT);
   const started = Date.now();
   service.process.kill('SIGTERM');
   const code = await service.exited;

@@ -78,7 +78,13 @@ export function runProcess(lifecycle: ProcessLifecycle): void {
     // the supervisor is gone (even killed with SIGKILL): the children run in
     // process groups of their own, so nothing else would stop them.
     process.channel.unref();
-    process.once('disconnect', () => handle('supervisor_exited'));
+    process.once('disconnect', () => {
+      // The supervisor read this process's output and is gone with it: a write
+      // to a pipe nobody reads fails (EPIPE), on which pino's final flush at
+      // exit retries for ever, blocking the exit. No line can be read any more.
+      logger.level = 'silent';
+      handle('supervisor_exited');
+    });
     process.send(HANDLES_SIGNALS);
   }
 

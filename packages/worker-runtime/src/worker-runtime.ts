@@ -60,7 +60,7 @@ export interface WorkerComponent {
  * stops (the drain deadline), out of SHUTDOWN_TIMEOUT_MS: a fifth of it, at most
  * 2 s, is kept for what stops after them (relay, retention, HTTP server, the
  * Redis and PostgreSQL connections) and for the exit. A component that waited
- * the whole bound would be cut off by the process's own timer (onShutdownSignal:
+ * the whole bound would be cut off by the process's own timer (runProcess:
  * exit 1), with its jobs neither finished nor handed back.
  */
 export function drainTimeoutMs(shutdownTimeoutMs: number): number {
