@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { HANDLES_SIGNALS } from '@leadhook/observability';
@@ -238,6 +238,36 @@ describe('a process stopped while it is still starting', () => {
       expect(output).toMatch(/"msg":"shutting down"/);
       expect(output).toMatch(/"msg":"stopped"/);
       expect(await listening(ports[PORT_SETTING[name]])).toBe(false);
+    },
+    60_000,
+  );
+
+  it.each(SERVICES)(
+    '%s, its port taken, says it failed to start and exits 1',
+    async (name) => {
+      const { ports, env } = await startEnv(`test-port-taken-${name}`);
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(ports[PORT_SETTING[name]], resolve));
+      try {
+        const child = spawn(process.execPath, [join(ROOT, 'services', name, 'dist', 'main.js')], {
+          cwd: ROOT,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        children.push(child);
+        let output = '';
+        child.stdout?.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+        });
+        const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+        expect(code).toBe(1);
+        expect(output).toMatch(
+          /"level":"fatal"[^\n]*"code":"EADDRINUSE"[^\n]*"msg":"failed to start"/,
+        );
+        expect(output).not.toContain('"msg":"stopped"');
+      } finally {
+        taken.close();
+      }
     },
     60_000,
   );
