@@ -163,6 +163,53 @@ describe('pnpm start (the command, through pnpm)', () => {
   );
 });
 
+describe('pnpm --filter <service> start (one process, as operators scale them)', () => {
+  let group: number | undefined;
+  afterEach(() => {
+    if (group !== undefined) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+
+  it.each(SERVICES)(
+    '%s: SIGTERM to pnpm alone drains it; pnpm exits 0 once its port is closed',
+    async (name) => {
+      const { ports, env } = await startEnv(`test-filter-start-${name}`);
+      const port = ports[PORT_SETTING[name]];
+      let output = '';
+      const pnpm = spawn('pnpm', ['--filter', `@leadhook/${name}`, 'start'], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      group = pnpm.pid;
+      const keep = (chunk: Buffer) => {
+        output += chunk.toString();
+      };
+      pnpm.stdout?.on('data', keep);
+      pnpm.stderr?.on('data', keep);
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+        (resolve) => pnpm.once('exit', (code, sig) => resolve({ code, signal: sig })),
+      );
+      await waitForAllChecks(port, 60_000);
+      pnpm.kill('SIGTERM');
+      const exit = await exited;
+      expect({ exit, open: await listening(port) }).toEqual({
+        exit: { code: 0, signal: null },
+        open: false,
+      });
+      expect(output).toMatch(new RegExp(`"service":"${name}"[^\\n]*"msg":"stopped"`));
+      expect(output).not.toContain('ELIFECYCLE');
+    },
+    60_000,
+  );
+});
+
 describe('pnpm start killed (SIGKILL, the OOM killer)', () => {
   let supervisor: ChildProcess | undefined;
   afterEach(() => {
