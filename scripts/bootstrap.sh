@@ -1,16 +1,40 @@
 #!/usr/bin/env bash
-# Prepares a fresh Debian machine with Node 20 for leadhook: pnpm (through npm if
-# absent), PostgreSQL and Redis (apt-get if absent; started if not running), the
-# leadhook database, and the workspace's packages. Safe to run again.
+# Prepares a fresh Debian machine with Node 20 for leadhook: pnpm (the version
+# package.json pins, through corepack), PostgreSQL and Redis (apt-get if absent;
+# started if not running), the database DATABASE_URL names, and the workspace's
+# packages. Says what it changes before changing it; safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PNPM_VERSION=10.34.8
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi; }
 
-if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version)" != "$PNPM_VERSION" ]; then
-  echo "bootstrap: installing pnpm $PNPM_VERSION"
+# pnpm: the version in package.json's packageManager. A pnpm already installed
+# is never replaced: if it is another version, this script installs through
+# corepack's copy of the pinned one and leaves yours as it is.
+PNPM_VERSION=$(node -p 'require("./package.json").packageManager.replace(/^pnpm@/, "").split("+")[0]')
+# Fetches the pinned pnpm into corepack's cache (no prompt) and checks it runs.
+corepack_pnpm_ready() {
+  command -v corepack >/dev/null 2>&1 &&
+    [ "$(COREPACK_ENABLE_DOWNLOAD_PROMPT=0 corepack pnpm --version 2>/dev/null)" = "$PNPM_VERSION" ]
+}
+pnpm_cmd=(pnpm)
+if command -v pnpm >/dev/null 2>&1; then
+  found=$(pnpm --version 2>/dev/null || echo unknown)
+  if [ "$found" != "$PNPM_VERSION" ]; then
+    if corepack_pnpm_ready; then
+      echo "bootstrap: pnpm $found found, this project pins $PNPM_VERSION: installing with corepack's pnpm $PNPM_VERSION (corepack pnpm); your pnpm is left as it is"
+      pnpm_cmd=(env COREPACK_ENABLE_DOWNLOAD_PROMPT=0 corepack pnpm)
+    else
+      echo "bootstrap: pnpm $found found, this project pins $PNPM_VERSION, and corepack cannot provide it: installing with pnpm $found"
+    fi
+  fi
+elif corepack_pnpm_ready; then
+  echo "bootstrap: enabling pnpm $PNPM_VERSION through corepack (corepack enable pnpm: adds pnpm and pnpx beside $(command -v corepack))"
+  as_root corepack enable pnpm
+else
+  # Node without corepack, or a registry whose metadata corepack cannot verify.
+  echo "bootstrap: corepack cannot provide pnpm $PNPM_VERSION; installing it with npm (npm install --global pnpm@$PNPM_VERSION)"
   as_root npm install --global --no-fund --no-audit "pnpm@$PNPM_VERSION" >/dev/null
 fi
 
@@ -54,8 +78,6 @@ if ! psql -w -h 127.0.0.1 -U postgres -d postgres -Atc 'select 1' >/dev/null 2>&
     as_postgres psql -Atc 'select pg_reload_conf()' >/dev/null
   fi
 fi
-if ! psql -w -h 127.0.0.1 -U postgres -d postgres -Atc "select 1 from pg_database where datname='leadhook'" | grep -q 1; then
-  psql -w -h 127.0.0.1 -U postgres -d postgres -qc 'create database leadhook'
-fi
+bash scripts/create-database.sh
 
-pnpm install --frozen-lockfile
+"${pnpm_cmd[@]}" install --frozen-lockfile

@@ -11,8 +11,10 @@ import { CLEAN } from './verify.js';
  */
 
 const RATE = 100;
-/** Load around each kill: half before it, half after. */
-const WINDOW_MS = 1500;
+/** Leads accepted before each kill: the work in flight when it lands. */
+const IN_FLIGHT = 50;
+/** Load after each kill, while the process is down and starts again. */
+const AFTER_MS = 750;
 /** How long the pipeline may take to catch up afterwards. */
 const SETTLE_MS = 600_000;
 
@@ -27,17 +29,17 @@ afterAll(async () => {
 }, 120_000);
 
 it('loses nothing and runs nothing twice when each process is killed in turn under load', async () => {
-  // Each process is killed in the middle of WINDOW_MS of load and restarted at
+  // Each process is killed once IN_FLIGHT leads went through and restarted at
   // once; leads keep coming while it is down and while it starts again.
   const accepted: string[] = [];
   for (const name of ['intake', 'playbook-worker', 'webhook-worker', 'api'] as ServiceName[]) {
     const stream = scenario.stream(`kill-${name}`, RATE);
     stream.start();
-    await sleep(WINDOW_MS / 2);
+    await stream.untilAccepted(IN_FLIGHT);
     const killed = await scenario.stack.get(name).stop('SIGKILL');
     expect(killed.signal).toBe('SIGKILL');
     const restarted = scenario.stack.start(name);
-    await sleep(WINDOW_MS / 2);
+    await sleep(AFTER_MS);
     await stream.stop();
     await restarted;
     expect(stream.achievedRate).toBeGreaterThanOrEqual(RATE - 1);

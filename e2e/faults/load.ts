@@ -1,5 +1,5 @@
 import { Agent, createServer, request, type Server } from 'node:http';
-import { freePort, validLead } from '../support.js';
+import { freePort, validLead, waitFor } from '../support.js';
 
 /**
  * The two outside parties of a fault test: a seller posting leads at a steady
@@ -84,6 +84,15 @@ export class LeadStream {
     }
     await Promise.all([...this.inFlight]);
     this.agent.destroy();
+  }
+
+  /**
+   * Until `count` leads were accepted: a fault test's load is going through, and
+   * there is work in flight when its fault lands. Counted, not assumed from a
+   * time at the rate, which a busy machine does not keep.
+   */
+  async untilAccepted(count: number, timeoutMs = 120_000): Promise<void> {
+    await waitFor(async () => (this.accepted.length >= count ? true : undefined), timeoutMs);
   }
 
   /** Leads sent per second while sending, on average (after stop). */

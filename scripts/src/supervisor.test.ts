@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { createLogger } from '@leadhook/observability';
+import { createLogger, HANDLES_SIGNALS } from '@leadhook/observability';
 import { waitFor } from '@leadhook/worker-runtime/testing';
 import { ROOT } from './paths.js';
 import {
@@ -12,23 +13,42 @@ import {
   type ChildSpec,
   nextCrashCount,
   restartDelayMs,
+  SAME_REQUEST_MS,
+  StopRequests,
   Supervisor,
 } from './supervisor.js';
 import { buildScripts } from './testing/build.js';
 
 // Small fake services, so these tests do not depend on the real ones: each prints
-// "ready <name> <pid>", and on SIGTERM "draining <name> <pid>" before exiting 0.
+// "ready <name> <pid>"; `handleAfterMs` later (a service loading its modules) it
+// handles SIGTERM and SIGINT and says so to the supervisor, as runProcess does
+// (packages/observability). Each signal it gets prints "signal <name> <SIG>"; the
+// first prints "draining <name> <pid>", and it exits 0 `drainMs` later.
 const dir = mkdtempSync(join(tmpdir(), 'leadhook-supervisor-'));
 const FAKE = join(dir, 'fake.mjs');
 writeFileSync(
   FAKE,
-  `const name = process.argv[2];
+  `const [name, handleAfterMs = '0', drainMs = '0'] = process.argv.slice(2);
 console.log('ready ' + name + ' ' + process.pid);
-process.on('SIGTERM', () => {
+let draining = false;
+const onSignal = (signal) => {
+  console.log('signal ' + name + ' ' + signal);
+  if (draining) return;
+  draining = true;
   // Exit once the line is written: a pipe write is asynchronous, and exit() drops
   // what is still pending.
-  process.stdout.write('draining ' + name + ' ' + process.pid + '\\n', () => process.exit(0));
-});
+  process.stdout.write('draining ' + name + ' ' + process.pid + '\\n', () =>
+    setTimeout(() => process.exit(0), Number(drainMs)),
+  );
+};
+setTimeout(() => {
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  if (process.send) {
+    process.channel.unref();
+    process.send(${JSON.stringify(HANDLES_SIGNALS)});
+  }
+}, Number(handleAfterMs));
 setInterval(() => {}, 1000);
 `,
 );
@@ -36,6 +56,7 @@ const STUBBORN = join(dir, 'stubborn.mjs');
 writeFileSync(
   STUBBORN,
   `process.on('SIGTERM', () => console.error('ignoring SIGTERM'));
+process.send(${JSON.stringify(HANDLES_SIGNALS)});
 console.log('ready stubborn ' + process.pid);
 setInterval(() => {}, 1000);
 `,
@@ -55,8 +76,8 @@ class Sink extends Writable {
   }
 }
 
-function fake(name: string, script = FAKE): ChildSpec {
-  return { name, command: process.execPath, args: [script, name] };
+function fake(name: string, script = FAKE, ...rest: string[]): ChildSpec {
+  return { name, command: process.execPath, args: [script, name, ...rest] };
 }
 
 function alive(pid: number): boolean {
@@ -128,6 +149,16 @@ describe('Supervisor', () => {
     expect(await supervisor.stop('SIGTERM')).toBe(0);
   });
 
+  it('holds the stop signal back until a child handles it: stopped while it starts, it drains', async () => {
+    // The child handles signals only 500 ms after it printed "ready", as a
+    // service does while it loads its modules; the stop comes before that.
+    const { supervisor, out } = supervise([fake('api', FAKE, '500')]);
+    await waitFor(() => (out.text.includes('ready api') ? true : undefined));
+    expect(await supervisor.stop('SIGTERM')).toBe(0);
+    expect(out.text).toMatch(/^api \| draining api \d+$/m);
+    expect(out.text.match(/signal api SIGTERM/g)).toHaveLength(1);
+  });
+
   it('kills a child that does not stop within the bound, and reports failure', async () => {
     const { supervisor, out, err } = supervise([fake('api'), fake('stubborn', STUBBORN)], 300);
     const pid = await waitFor(() => {
@@ -181,11 +212,33 @@ describe('restart backoff', () => {
   });
 });
 
+describe('StopRequests', () => {
+  // A copy: the terminal and pnpm each deliver the same Ctrl-C.
+  it.each([
+    [999, 'same'],
+    [1000, 'kill'],
+  ])('after a first signal at t=0, one at t=%d is %s', (at, action) => {
+    const requests = new StopRequests(1000);
+    expect(requests.receive(0)).toBe('stop');
+    expect(requests.receive(at)).toBe(action);
+  });
+  it('counts from the first signal, not the latest copy', () => {
+    const requests = new StopRequests(1000);
+    requests.receive(0);
+    expect(requests.receive(600)).toBe('same');
+    expect(requests.receive(1200)).toBe('kill');
+  });
+});
+
 describe('runSupervisor (the process behind pnpm start)', () => {
   beforeAll(() => buildScripts(), 180_000);
 
-  it('forwards SIGTERM to its children, waits for them, and exits 0', async () => {
-    const entry = join(dir, 'entry.mjs');
+  /**
+   * Runs runSupervisor over fake children (each `[name, ...fake args]`) in a
+   * process group of its own, as pnpm runs it in a terminal's foreground group.
+   */
+  function runEntry(children: string[][]) {
+    const entry = join(dir, `entry-${randomBytes(4).toString('hex')}.mjs`);
     const supervisorUrl = pathToFileURL(join(ROOT, 'scripts', 'dist', 'supervisor.js')).href;
     const observabilityUrl = pathToFileURL(
       join(ROOT, 'packages', 'observability', 'dist', 'index.js'),
@@ -195,33 +248,90 @@ describe('runSupervisor (the process behind pnpm start)', () => {
       `import { Supervisor, runSupervisor } from ${JSON.stringify(supervisorUrl)};
 import { createLogger } from ${JSON.stringify(observabilityUrl)};
 const logger = createLogger({ service: 'supervisor', level: 'info', destination: process.stderr });
-const children = ['intake', 'api'].map((name) => ({
-  name, command: process.execPath, args: [${JSON.stringify(FAKE)}, name],
+const children = ${JSON.stringify(children)}.map(([name, ...args]) => ({
+  name, command: process.execPath, args: [${JSON.stringify(FAKE)}, name, ...args],
 }));
-runSupervisor(new Supervisor({ children, logger, stopTimeoutMs: 5000 }), logger);
+runSupervisor(new Supervisor({ children, logger, stopTimeoutMs: 30000 }), logger);
 `,
     );
     const proc: ChildProcess = spawn(process.execPath, [entry], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
+    entries.push(proc);
     let out = '';
+    let err = '';
     proc.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
     });
+    proc.stderr?.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
     const exited = new Promise<number | null>((resolve) => proc.once('close', resolve));
-    try {
-      const pids = await waitFor(() => {
-        const found = [...out.matchAll(/ready (intake|api) (\d+)/g)].map((m) => Number(m[2]));
-        return found.length === 2 ? found : undefined;
+    const childPids = (count: number) =>
+      waitFor(() => {
+        const found = [...out.matchAll(/^ready \S+ (\d+)$/gm)].map((m) => Number(m[1]));
+        return found.length === count ? found : undefined;
       });
-      proc.kill('SIGTERM');
-      expect(await exited).toBe(0);
-      // Not a TTY here: lines pass through unprefixed, JSON lines stay JSON lines.
-      expect(out).toMatch(/^draining intake \d+$/m);
-      expect(out).toMatch(/^draining api \d+$/m);
-      for (const pid of pids) expect(alive(pid)).toBe(false);
-    } finally {
-      proc.kill('SIGKILL');
+    return { proc, out: () => out, err: () => err, exited, childPids };
+  }
+
+  const entries: ChildProcess[] = [];
+  afterEach(() => {
+    for (const proc of entries.splice(0)) proc.kill('SIGKILL');
+  });
+
+  it('forwards SIGTERM to its children, waits for them, and exits 0', async () => {
+    const run = runEntry([['intake'], ['api']]);
+    const pids = await run.childPids(2);
+    run.proc.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    // Not a TTY here: lines pass through unprefixed, JSON lines stay JSON lines.
+    expect(run.out()).toMatch(/^draining intake \d+$/m);
+    expect(run.out()).toMatch(/^draining api \d+$/m);
+    for (const pid of pids) expect(alive(pid)).toBe(false);
+  });
+
+  it("drains on one Ctrl-C (the group's SIGINT and pnpm's copy), children still starting included", async () => {
+    // Children that handle signals only 300 ms after they print "ready".
+    const run = runEntry([
+      ['intake', '300'],
+      ['api', '300'],
+    ]);
+    const pids = await run.childPids(2);
+    const group = run.proc.pid ?? 0;
+    // What a terminal does (SIGINT to the foreground group), then pnpm, which
+    // passes its own SIGINT on to the script it runs: after the first was
+    // handled (two pending signals would merge into one).
+    process.kill(-group, 'SIGINT');
+    await waitFor(() => (run.err().includes('"msg":"stopping"') ? true : undefined));
+    process.kill(group, 'SIGINT');
+    expect(await run.exited).toBe(0);
+    for (const name of ['intake', 'api']) {
+      // Once, from the supervisor: not from the terminal, not twice, not killed.
+      expect(run.out().match(new RegExp(`^signal ${name} SIGINT$`, 'gm'))).toHaveLength(1);
+      expect(run.out()).toMatch(new RegExp(`^draining ${name} \\d+$`, 'm'));
     }
+    expect(run.err()).not.toContain('killing');
+    for (const pid of pids) expect(alive(pid)).toBe(false);
+  });
+
+  it('kills the children at a second Ctrl-C, and exits 1', async () => {
+    // Children that would take a minute to drain.
+    const run = runEntry([
+      ['intake', '0', '60000'],
+      ['api', '0', '60000'],
+    ]);
+    const pids = await run.childPids(2);
+    const group = run.proc.pid ?? 0;
+    process.kill(-group, 'SIGINT');
+    const firstAt = Date.now();
+    await waitFor(() => (run.out().match(/^draining /gm)?.length === 2 ? true : undefined));
+    // A person's second Ctrl-C, not a copy of the first.
+    await new Promise((r) => setTimeout(r, Math.max(0, firstAt + SAME_REQUEST_MS - Date.now())));
+    process.kill(-group, 'SIGINT');
+    expect(await run.exited).toBe(1);
+    expect(run.err()).toContain('"msg":"second signal: killing children"');
+    for (const pid of pids) expect(alive(pid)).toBe(false);
   });
 });

@@ -1,13 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { Logger } from '@leadhook/observability';
+import { HANDLES_SIGNALS, type Logger } from '@leadhook/observability';
 
 /**
  * The process supervisor behind `pnpm start`: runs each service as its own child
- * process (as operators run them: docs/operations.md), prefixes and forwards their
- * output, restarts a child that dies with exponential backoff, and on a signal
- * forwards it and waits, bounded, for every child to drain.
+ * process (as operators run them, docs/operations.md), prefixes and forwards
+ * their output, restarts a child that dies with exponential backoff, and on a
+ * signal forwards it and waits, bounded, for every child to drain.
+ *
+ * Each child runs in a process group of its own, so that a terminal's Ctrl-C
+ * (sent to the whole foreground group) reaches the supervisor alone, which
+ * passes it on once. A child is sent its stop signal only once it has said, over
+ * the IPC channel, that the signal drains it (HANDLES_SIGNALS): before that, the
+ * signal would end it without draining. A child that loses the channel (the
+ * supervisor was killed) stops by itself (runProcess, packages/observability).
  */
 
 export interface ChildSpec {
@@ -72,6 +79,8 @@ export interface SupervisorOptions {
 interface Running {
   readonly process: ChildProcess;
   readonly startedAt: number;
+  /** Set once the child said that SIGTERM and SIGINT drain it. */
+  handlesSignals: boolean;
   /** Resolves when the process has exited and its output is flushed. */
   readonly closed: Promise<void>;
 }
@@ -90,6 +99,8 @@ export class Supervisor {
   private readonly backoff: BackoffOptions;
   private readonly prefixWidth: number;
   private stopping: Promise<number> | undefined;
+  /** The stop signal, once stop() began: sent to each child as soon as it handles it. */
+  private stopSignal: NodeJS.Signals | undefined;
 
   constructor(private readonly options: SupervisorOptions) {
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
@@ -141,7 +152,11 @@ export class Supervisor {
     }
     const running = this.children.filter((c) => c.running);
     logger.info({ signal, children: running.length, timeout_ms: stopTimeoutMs }, 'stopping');
-    for (const child of running) child.running?.process.kill(signal);
+    this.stopSignal = signal;
+    // The others get it when they say they handle it (spawnChild).
+    for (const child of running) {
+      if (child.running?.handlesSignals) child.running.process.kill(signal);
+    }
 
     const closed = Promise.all(running.map((c) => c.running?.closed));
     let timer: NodeJS.Timeout | undefined;
@@ -174,14 +189,17 @@ export class Supervisor {
     const proc = spawn(spec.command, [...spec.args], {
       env: spec.env ?? process.env,
       cwd: spec.cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      // A group of its own: a Ctrl-C at the terminal reaches the supervisor only.
+      detached: true,
     });
     const prefix =
       (this.options.prefixLines ?? process.stdout.isTTY === true)
         ? `${spec.name.padEnd(this.prefixWidth)} | `
         : '';
-    this.forward(proc.stdout, prefix, this.options.stdout ?? process.stdout);
-    this.forward(proc.stderr, prefix, this.options.stderr ?? process.stderr);
+    // Piped above: both exist (the types cannot tell, with an IPC channel in stdio).
+    if (proc.stdout) this.forward(proc.stdout, prefix, this.options.stdout ?? process.stdout);
+    if (proc.stderr) this.forward(proc.stderr, prefix, this.options.stderr ?? process.stderr);
 
     const closed = new Promise<void>((resolve) => {
       let done = false;
@@ -198,7 +216,18 @@ export class Supervisor {
         if (proc.pid === undefined) finish(null, null, err);
       });
     });
-    child.running = { process: proc, startedAt: Date.now(), closed };
+    const running: Running = {
+      process: proc,
+      startedAt: Date.now(),
+      closed,
+      handlesSignals: false,
+    };
+    proc.on('message', (message) => {
+      if (message !== HANDLES_SIGNALS || running.handlesSignals) return;
+      running.handlesSignals = true;
+      if (this.stopSignal) proc.kill(this.stopSignal);
+    });
+    child.running = running;
     this.options.logger.info({ child: spec.name, pid: proc.pid }, 'started');
   }
 
@@ -212,8 +241,8 @@ export class Supervisor {
     const uptimeMs = Date.now() - (child.running?.startedAt ?? Date.now());
     child.running = undefined;
     if (this.stopping) {
-      // A child that exits non-zero on the stop signal did not drain cleanly.
-      if (code !== null && code !== 0) child.failedToStop = true;
+      // A child that exits non-zero, or is ended by a signal, did not drain cleanly.
+      if (code !== 0) child.failedToStop = true;
       logger.info({ child: child.spec.name, code, signal }, 'exited');
       return;
     }
@@ -245,18 +274,46 @@ export class Supervisor {
 }
 
 /**
- * Runs a supervisor as the process's main: SIGTERM or SIGINT stops the children
- * and exits with stop()'s code; a second signal kills them at once.
+ * How long after the signal that began a stop another one counts as the same
+ * request. A terminal's Ctrl-C reaches the supervisor twice: from the terminal
+ * (the whole foreground group) and from pnpm, which passes its own SIGINT on to
+ * the script it runs (and its next one as SIGTERM); within milliseconds of each
+ * other, where a person's second Ctrl-C comes later.
  */
-export function runSupervisor(supervisor: Supervisor, logger: Logger): void {
-  let signals = 0;
-  const handle = (signal: NodeJS.Signals) => {
-    signals += 1;
-    if (signals > 1) {
-      logger.warn({ signal }, 'second signal: killing children');
-      supervisor.kill();
-      return;
+export const SAME_REQUEST_MS = 1000;
+
+/** What a stop signal asks of the supervisor. */
+export type SignalAction = 'stop' | 'same' | 'kill';
+
+/**
+ * Tells a second request to stop (kill at once) from copies of the first:
+ * signals within `sameWithinMs` of the first are copies.
+ */
+export class StopRequests {
+  private firstAt: number | undefined;
+
+  constructor(private readonly sameWithinMs = SAME_REQUEST_MS) {}
+
+  receive(now: number): SignalAction {
+    if (this.firstAt === undefined) {
+      this.firstAt = now;
+      return 'stop';
     }
+    return now - this.firstAt < this.sameWithinMs ? 'same' : 'kill';
+  }
+}
+
+/**
+ * Runs a supervisor as the process's main: SIGTERM or SIGINT stops the children
+ * and exits with stop()'s code once all have exited; a second request (past
+ * SAME_REQUEST_MS) kills them at once.
+ */
+export function runSupervisor(
+  supervisor: Supervisor,
+  logger: Logger,
+  requests = new StopRequests(),
+): void {
+  const stop = (signal: NodeJS.Signals) => {
     supervisor.stop(signal).then(
       (code) => process.exit(code),
       (err: unknown) => {
@@ -265,17 +322,26 @@ export function runSupervisor(supervisor: Supervisor, logger: Logger): void {
       },
     );
   };
+  const handle = (signal: NodeJS.Signals) => {
+    const action = requests.receive(Date.now());
+    if (action === 'stop') stop(signal);
+    else if (action === 'kill') {
+      logger.warn({ signal }, 'second signal: killing children');
+      supervisor.kill();
+    }
+  };
   process.on('SIGTERM', handle);
   process.on('SIGINT', handle);
-  // `pnpm start` is our parent, and pnpm exits on SIGTERM without passing it on:
-  // we would be re-parented and run on, children and all. A changed parent is
-  // taken as that SIGTERM, so stopping pnpm stops the whole service.
+  // A parent that exits without passing a signal on (pnpm killed with SIGKILL,
+  // or a shell left between pnpm and the supervisor) would leave the service
+  // running unattended: a changed parent stops it, as a first request only (a
+  // stop under way goes on).
   const parent = process.ppid;
   const watch = setInterval(() => {
     if (process.ppid !== parent) {
       clearInterval(watch);
       logger.warn({ parent }, 'parent process exited; stopping');
-      handle('SIGTERM');
+      if (requests.receive(Date.now()) === 'stop') stop('SIGTERM');
     }
   }, 500);
   watch.unref();

@@ -1,6 +1,7 @@
 export type { HealthOptions, HttpObservabilityOptions, ReadinessCheck } from './http.js';
 export { healthRoutes, httpObservability, standardHeaders } from './http.js';
-export { closeServer, listen, onShutdownSignal } from './lifecycle.js';
+export type { ProcessLifecycle, StopReason } from './lifecycle.js';
+export { closeServer, HANDLES_SIGNALS, listen, runProcess } from './lifecycle.js';
 export type { Logger, LoggerConfig } from './logger.js';
 export { createLogger, REDACT_PATHS } from './logger.js';
 export type { Metrics } from './metrics.js';

@@ -2,37 +2,100 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Logger } from './logger.js';
 
 /**
- * Runs `shutdown` once on SIGTERM or SIGINT, then exits; exits with 1 if it has not
- * finished within `timeoutMs` (a bound the supervisor and orchestrators can rely on).
+ * What a process sends its supervisor (`pnpm start`, over the IPC channel it
+ * opens) once SIGTERM and SIGINT drain it. The supervisor holds a stop signal
+ * back until then: sent earlier, while the process still loads its modules, the
+ * signal's default action would end it without draining or its "stopped" line.
  */
-export function onShutdownSignal(
-  logger: Logger,
-  timeoutMs: number,
-  shutdown: () => Promise<void>,
-): void {
-  let stopping = false;
-  const handle = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal, timeout_ms: timeoutMs }, 'shutting down');
+export const HANDLES_SIGNALS = 'leadhook:handles-signals';
+
+/** Why a process stops: the signal, or its supervisor's exit (the IPC channel closed). */
+export type StopReason = NodeJS.Signals | 'supervisor_exited';
+
+export interface ProcessLifecycle {
+  readonly logger: Logger;
+  /**
+   * The bound on a stop: past it the process exits 1 (a bound the supervisor and
+   * orchestrators can rely on).
+   */
+  readonly timeoutMs: number;
+  /**
+   * Starts the process's work (connecting, listening, creating its workers).
+   * `stopping` aborts when a stop is asked for while it runs: start then ends as
+   * soon as it can (it may reject), and stop() follows once it has.
+   */
+  start(stopping: AbortSignal): Promise<void>;
+  /** Stops what start() began, also a start cut short or failed. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The main of a service process. Signal handling comes first, so a SIGTERM or
+ * SIGINT at any point of start (e.g. a supervisor stopping while this process is
+ * still connecting) drains: start is cut short and allowed to settle, then
+ * stop() runs, "stopped" is logged and the process exits 0; 1 when stop fails or
+ * outlasts `timeoutMs`. A start that fails on its own (a port taken) is logged,
+ * stopped, and exits 1. Under a supervisor, the process also stops when the
+ * supervisor is gone, rather than run on with no one to stop it.
+ */
+export function runProcess(lifecycle: ProcessLifecycle): void {
+  const { logger, timeoutMs } = lifecycle;
+  const stopping = new AbortController();
+  let starting: Promise<void> = Promise.resolve();
+  let stopAsked = false;
+
+  const stopProcess = (exitCode: 0 | 1) => {
     const timer = setTimeout(() => {
       logger.error({ timeout_ms: timeoutMs }, 'shutdown timed out; exiting');
       process.exit(1);
     }, timeoutMs);
     timer.unref();
-    shutdown().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (err: unknown) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    stopping.abort();
+    starting
+      .catch(() => {})
+      .then(() => lifecycle.stop())
+      .then(
+        () => {
+          if (exitCode === 0) logger.info('stopped');
+          process.exit(exitCode);
+        },
+        (err: unknown) => {
+          logger.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+  };
+  const handle = (reason: StopReason) => {
+    if (stopAsked) return;
+    stopAsked = true;
+    logger.info({ signal: reason, timeout_ms: timeoutMs }, 'shutting down');
+    stopProcess(0);
   };
   process.on('SIGTERM', handle);
   process.on('SIGINT', handle);
+  if (process.send && process.channel) {
+    // The channel must not keep the process alive by itself, and its end means
+    // the supervisor is gone (even killed with SIGKILL): the children run in
+    // process groups of their own, so nothing else would stop them.
+    process.channel.unref();
+    process.once('disconnect', () => {
+      // The supervisor read this process's output and is gone with it: a write
+      // to a pipe nobody reads fails (EPIPE), on which pino's final flush at
+      // exit retries for ever, blocking the exit. No line can be read any more.
+      logger.level = 'silent';
+      handle('supervisor_exited');
+    });
+    process.send(HANDLES_SIGNALS);
+  }
+
+  starting = lifecycle.start(stopping.signal);
+  starting.catch((err: unknown) => {
+    // Cut short by a stop: that stop finishes the process.
+    if (stopAsked) return;
+    stopAsked = true;
+    logger.fatal({ err }, 'failed to start');
+    stopProcess(1);
+  });
 }
 
 /**

@@ -117,6 +117,53 @@ describe('the drain deadline', () => {
   });
 });
 
+describe('a stop while the runtime is starting', () => {
+  it('waits for the component being started, stops it, and starts no other', async () => {
+    const events: string[] = [];
+    let finishStart = () => {};
+    const slow: WorkerComponent = {
+      name: 'slow',
+      // Still connecting when the stop comes.
+      start: () =>
+        new Promise<void>((resolve) => {
+          events.push('slow started');
+          finishStart = () => {
+            events.push('slow ready');
+            resolve();
+          };
+        }),
+      stop: async () => {
+        events.push('slow stopped');
+      },
+    };
+    const next: WorkerComponent = {
+      name: 'next',
+      start: () => {
+        events.push('next started');
+      },
+      stop: async () => {
+        events.push('next stopped');
+      },
+    };
+    const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: 'unused' });
+    const runtime = createWorkerRuntime({
+      service: 'test-worker',
+      config,
+      port: 0,
+      relayTopics: [],
+      logger: silent,
+      components: [slow, next],
+    });
+    const starting = runtime.start();
+    await waitFor(() => events.includes('slow started'));
+    const stopping = runtime.stop();
+    finishStart();
+    await expect(starting).rejects.toThrow('stopped while starting');
+    await stopping;
+    expect(events).toEqual(['slow started', 'slow ready', 'slow stopped']);
+  });
+});
+
 describe('worker runtime', () => {
   it('runs the retention job on its timer and counts what it removed', async () => {
     const owner = await createOwner(pool);

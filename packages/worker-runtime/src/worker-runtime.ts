@@ -10,7 +10,7 @@ import {
   type Logger,
   listen,
   type Metrics,
-  onShutdownSignal,
+  runProcess,
   standardHeaders,
 } from '@leadhook/observability';
 import { OutboxRelay, type OutboxTopic, QueueSet } from '@leadhook/queue';
@@ -61,7 +61,7 @@ export interface WorkerComponent {
  * stops (the drain deadline), out of SHUTDOWN_TIMEOUT_MS: a fifth of it, at most
  * 2 s, is kept for what stops after them (relay, retention, HTTP server, the
  * Redis and PostgreSQL connections) and for the exit. A component that waited
- * the whole bound would be cut off by the process's own timer (onShutdownSignal:
+ * the whole bound would be cut off by the process's own timer (runProcess:
  * exit 1), with its jobs neither finished nor handed back.
  */
 export function drainTimeoutMs(shutdownTimeoutMs: number): number {
@@ -91,9 +91,16 @@ export interface WorkerRuntimeOptions {
 }
 
 export interface WorkerRuntime extends WorkerContext {
-  /** Starts the relay, the HTTP server and the components; resolves with the bound port. */
-  start(): Promise<{ port: number }>;
-  /** Stops everything; safe to call more than once and after a failed start. */
+  /**
+   * Starts the relay, the HTTP server and the components; resolves with the bound
+   * port. Rejects when stop() (or `stopping`) cut it short: it starts nothing
+   * more once asked to stop.
+   */
+  start(stopping?: AbortSignal): Promise<{ port: number }>;
+  /**
+   * Stops everything; safe to call more than once, after a failed start, and
+   * while start() runs: it waits for start to end, then stops what it started.
+   */
   stop(): Promise<void>;
 }
 
@@ -202,19 +209,34 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
 
   const started: WorkerComponent[] = [];
   let listening = false;
+  let starting: Promise<unknown> | undefined;
   let stopping: Promise<void> | undefined;
+  const stopAsked = new AbortController();
 
-  async function start(): Promise<{ port: number }> {
+  async function startAll(signal: AbortSignal): Promise<{ port: number }> {
+    const check = () => {
+      if (signal.aborted) throw new Error('stopped while starting');
+    };
+    check();
     relay.start();
     retention.start();
     const port = await listen(server, options.port, options.host);
     listening = true;
     for (const component of components) {
+      check();
       await component.start(context);
       started.push(component);
     }
+    check();
     logger.info({ port }, 'worker started');
     return { port };
+  }
+
+  function start(outside?: AbortSignal): Promise<{ port: number }> {
+    const signal = outside ? AbortSignal.any([outside, stopAsked.signal]) : stopAsked.signal;
+    const run = startAll(signal);
+    starting = run;
+    return run;
   }
 
   async function shutdown(): Promise<void> {
@@ -249,7 +271,10 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
   }
 
   function stop(): Promise<void> {
-    stopping ??= shutdown();
+    stopAsked.abort();
+    // What a start in progress creates (a component, the listening server) is
+    // stopped too: shutting down under it would leave that running.
+    stopping ??= (starting ?? Promise.resolve()).then(shutdown, shutdown);
     return stopping;
   }
 
@@ -258,15 +283,16 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
 
 /**
  * The main of a worker process: stops the runtime on SIGTERM/SIGINT within
- * config.shutdownTimeoutMs, and exits 1 when it cannot start (port taken).
+ * config.shutdownTimeoutMs, also while it is still starting, and exits 1 when it
+ * cannot start (port taken).
  */
-export async function runWorker(runtime: WorkerRuntime): Promise<void> {
-  onShutdownSignal(runtime.logger, runtime.config.shutdownTimeoutMs, () => runtime.stop());
-  try {
-    await runtime.start();
-  } catch (err) {
-    runtime.logger.fatal({ err }, 'worker failed to start');
-    await runtime.stop().catch(() => {});
-    process.exit(1);
-  }
+export function runWorker(runtime: WorkerRuntime): void {
+  runProcess({
+    logger: runtime.logger,
+    timeoutMs: runtime.config.shutdownTimeoutMs,
+    start: async (stopping) => {
+      await runtime.start(stopping);
+    },
+    stop: () => runtime.stop(),
+  });
 }

@@ -6,7 +6,7 @@ import {
   createLogger,
   createMetrics,
   listen,
-  onShutdownSignal,
+  runProcess,
 } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
 import { createApp } from './app.js';
@@ -37,10 +37,15 @@ const app = createApp({
   },
 });
 const server = createServer(app);
-const port = await listen(server, config.apiPort);
-logger.info({ port }, 'api listening');
-
-onShutdownSignal(logger, config.shutdownTimeoutMs, async () => {
-  await closeServer(server);
-  await Promise.allSettled([prisma.$disconnect(), queues.close()]);
+runProcess({
+  logger,
+  timeoutMs: config.shutdownTimeoutMs,
+  async start() {
+    const port = await listen(server, config.apiPort);
+    logger.info({ port }, 'api listening');
+  },
+  async stop() {
+    if (server.listening) await closeServer(server);
+    await Promise.allSettled([prisma.$disconnect(), queues.close()]);
+  },
 });

@@ -1,7 +1,7 @@
 /**
  * The intake process: reads configuration, builds the app, serves it with
  * /healthz, /readyz (PostgreSQL; Redis reported but optional) and /metrics, and
- * drains on SIGTERM.
+ * drains on SIGTERM or SIGINT, also one that comes while it is still starting.
  */
 import { createServer } from 'node:http';
 import { loadConfigOrExit } from '@leadhook/config';
@@ -12,7 +12,7 @@ import {
   createMetrics,
   healthRoutes,
   listen,
-  onShutdownSignal,
+  runProcess,
 } from '@leadhook/observability';
 import { createRedis, QueueSet } from '@leadhook/queue';
 import { createApp } from './app.js';
@@ -53,14 +53,19 @@ const app = createApp({
 });
 
 const server = createServer(app);
-const port = await listen(server, config.intakePort);
-logger.info({ port }, 'intake listening');
-
-onShutdownSignal(logger, config.shutdownTimeoutMs, async () => {
-  // Stop accepting and let in-flight requests finish; a lead they committed is
-  // enrolled through its outbox row even if its fast-path enqueue is cut short.
-  await closeServer(server);
-  await queues.close();
-  redis.disconnect();
-  await pool.end();
+runProcess({
+  logger,
+  timeoutMs: config.shutdownTimeoutMs,
+  async start() {
+    const port = await listen(server, config.intakePort);
+    logger.info({ port }, 'intake listening');
+  },
+  async stop() {
+    // Stop accepting and let in-flight requests finish; a lead they committed is
+    // enrolled through its outbox row even if its fast-path enqueue is cut short.
+    if (server.listening) await closeServer(server);
+    await queues.close();
+    redis.disconnect();
+    await pool.end();
+  },
 });

@@ -11,4 +11,4 @@ if (contactHoursWiderThanLaw(config.contactHours)) {
     'CONTACT_HOURS is wider than 08:00-21:00: for development and tests only',
   );
 }
-await runWorker(worker);
+runWorker(worker);

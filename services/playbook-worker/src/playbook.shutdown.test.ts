@@ -3,7 +3,7 @@ import { drainTimeoutMs } from '@leadhook/worker-runtime';
 import { Harness, waitFor } from './testing/harness.js';
 
 // SIGTERM (docs/operations.md, "Starting and stopping"): a worker stops within SHUTDOWN_TIMEOUT_MS, after which
-// its own timer exits 1 (onShutdownSignal). A step stuck in the provider must
+// its own timer exits 1 (runProcess). A step stuck in the provider must
 // not hold the stop past that bound: the component gives up waiting at the
 // drain deadline and leaves the job to BullMQ's stalled-job check. Its own file:
 // the step it leaves behind must not run under another test's worker.

@@ -3,4 +3,4 @@ import { runWorker } from '@leadhook/worker-runtime';
 import { createWorker } from './worker.js';
 
 const config = loadConfigOrExit();
-await runWorker(createWorker({ config }));
+runWorker(createWorker({ config }));
