@@ -288,8 +288,8 @@ describe('process output', () => {
       { method: 'PATCH', body: { url: `ftp://${REFUSED_EMAIL}/${REFUSED_PHONE}` } },
       422,
     );
-    // An unknown source filters to nothing: a 200, but the phone is in the URL.
-    await apiJson(`/leads?source_id=${encodeURIComponent(REFUSED_PHONE)}`);
+    // An unknown source is a 404, with the phone in the URL's query.
+    await apiJson(`/leads?source_id=${encodeURIComponent(REFUSED_PHONE)}`, {}, 404);
     await apiJson(`/leads/${encodeURIComponent(REFUSED_EMAIL)}`, {}, 404);
     await apiJson(`/leads?limit=5`);
     await apiJson(`/leads/${formLeadId}`);
