@@ -86,6 +86,32 @@ describe('pnpm start (the built supervisor)', () => {
 });
 
 /** Whether something listens on `port` (the four ports must be closed when pnpm start exits). */
+/**
+ * `pnpm <args>` in a process group of its own, as a terminal gives a foreground
+ * command, with everything it prints collected in `output`.
+ */
+function spawnInGroup(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn('pnpm', args, {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const run = {
+    child,
+    output: '',
+    exited: new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    ),
+  };
+  const keep = (chunk: Buffer) => {
+    run.output += chunk.toString();
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return run;
+}
+
 function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
@@ -119,45 +145,30 @@ describe('pnpm start (the command, through pnpm)', () => {
     '%s drains every process; pnpm exits 0 once every port is closed',
     async (_how, signal, target) => {
       const { ports, env } = await startEnv('test-pnpm-start');
-      let output = '';
-      // A group of its own, as a terminal gives a foreground command.
-      const pnpm = spawn('pnpm', ['start'], {
-        cwd: ROOT,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
-      group = pnpm.pid;
-      const keep = (chunk: Buffer) => {
-        output += chunk.toString();
-      };
-      pnpm.stdout?.on('data', keep);
-      pnpm.stderr?.on('data', keep);
-      const pnpmExited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
-        (resolve) => pnpm.once('exit', (code, sig) => resolve({ code, signal: sig })),
-      );
+      const pnpm = spawnInGroup(['start'], env);
+      group = pnpm.child.pid;
       for (const port of Object.values(ports)) await waitForAllChecks(port, 60_000);
 
-      if (target === 'group') process.kill(-(pnpm.pid ?? 0), signal);
-      else pnpm.kill(signal);
-      const exit = await pnpmExited;
+      if (target === 'group') process.kill(-(pnpm.child.pid ?? 0), signal);
+      else pnpm.child.kill(signal);
+      const exit = await pnpm.exited;
       const open = await Promise.all(Object.values(ports).map((port) => listening(port)));
 
       expect({ exit, open }).toEqual({
         exit: { code: 0, signal: null },
         open: [false, false, false, false],
       });
-      expect(output).not.toContain('ELIFECYCLE');
-      expect(output).not.toContain('killing');
+      expect(pnpm.output).not.toContain('ELIFECYCLE');
+      expect(pnpm.output).not.toContain('killing');
       for (const service of ['intake', 'api', 'playbook-worker', 'webhook-worker']) {
-        expect(output).toMatch(new RegExp(`"service":"${service}"[^\n]*"msg":"stopped"`));
-        expect(output).toMatch(
+        expect(pnpm.output).toMatch(new RegExp(`"service":"${service}"[^\n]*"msg":"stopped"`));
+        expect(pnpm.output).toMatch(
           new RegExp(
             `"service":"supervisor"[^\n]*"child":"${service}","code":0,"signal":null[^\n]*"msg":"exited"`,
           ),
         );
       }
-      expect(output).toMatch(/"service":"supervisor"[^\n]*"failed":\[\][^\n]*"msg":"stopped"/);
+      expect(pnpm.output).toMatch(/"service":"supervisor"[^\n]*"failed":\[\][^\n]*"msg":"stopped"/);
     },
     120_000,
   );
@@ -180,31 +191,17 @@ describe('pnpm --filter <service> start (one process, as operators scale them)',
     async (name) => {
       const { ports, env } = await startEnv(`test-filter-start-${name}`);
       const port = ports[PORT_SETTING[name]];
-      let output = '';
-      const pnpm = spawn('pnpm', ['--filter', `@leadhook/${name}`, 'start'], {
-        cwd: ROOT,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
-      group = pnpm.pid;
-      const keep = (chunk: Buffer) => {
-        output += chunk.toString();
-      };
-      pnpm.stdout?.on('data', keep);
-      pnpm.stderr?.on('data', keep);
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
-        (resolve) => pnpm.once('exit', (code, sig) => resolve({ code, signal: sig })),
-      );
+      const pnpm = spawnInGroup(['--filter', `@leadhook/${name}`, 'start'], env);
+      group = pnpm.child.pid;
       await waitForAllChecks(port, 60_000);
-      pnpm.kill('SIGTERM');
-      const exit = await exited;
+      pnpm.child.kill('SIGTERM');
+      const exit = await pnpm.exited;
       expect({ exit, open: await listening(port) }).toEqual({
         exit: { code: 0, signal: null },
         open: false,
       });
-      expect(output).toMatch(new RegExp(`"service":"${name}"[^\\n]*"msg":"stopped"`));
-      expect(output).not.toContain('ELIFECYCLE');
+      expect(pnpm.output).toMatch(new RegExp(`"service":"${name}"[^\\n]*"msg":"stopped"`));
+      expect(pnpm.output).not.toContain('ELIFECYCLE');
     },
     60_000,
   );
