@@ -2,6 +2,7 @@
 // Dev-only: writes the SQL that migrates one Prisma schema to another, offline.
 //
 //   node scripts/db-diff.mjs [--from <old schema.prisma>] [--to <schema.prisma>] [--name <name>]
+//   node scripts/db-diff.mjs --functions [--all] [--name <name>]
 //
 // --from  the schema the database is at now; absent = an empty database.
 // --to    the schema wanted; default prisma/schema.prisma.
@@ -23,6 +24,16 @@
 //
 // Hand-written SQL that Prisma's schema language cannot express (partial indexes,
 // CHECK constraints) is appended to the generated file by hand; see schema.prisma.
+//
+// --functions: the SQL routines instead of the schema. prisma/functions holds
+// each routine's current definition; this builds one scratch database from the
+// migrations and another from the migrations with every routine and composite
+// type dropped and the files applied, compares what PostgreSQL holds of each
+// (packages/db, functions.ts), and writes the files that differ, verbatim, as a
+// migration (with the DROP a removed routine or a changed signature needs). It
+// checks its own output: the migration applied to the first database must give
+// what the files give. --all re-emits every routine file, changed or not.
+// Needs packages/db built (pnpm db:diff builds it).
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -33,6 +44,7 @@ import { parseArgs } from 'node:util';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import * as engineRuntime from '@prisma/schema-engine-wasm/schema_engine_bg';
+import pg from 'pg';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MIGRATIONS_DIR = join(ROOT, 'prisma', 'migrations');
@@ -51,6 +63,8 @@ function parseCli() {
       from: { type: 'string' },
       to: { type: 'string' },
       name: { type: 'string' },
+      functions: { type: 'boolean' },
+      all: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -58,7 +72,8 @@ function parseCli() {
   });
   if (values.help) {
     process.stdout.write(
-      'usage: node scripts/db-diff.mjs [--from <old schema.prisma>] [--to <schema.prisma>] [--name <name>]\n',
+      'usage: node scripts/db-diff.mjs [--from <old schema.prisma>] [--to <schema.prisma>] [--name <name>]\n' +
+        '       node scripts/db-diff.mjs --functions [--all] [--name <name>]\n',
     );
     process.exit(0);
   }
@@ -68,7 +83,15 @@ function parseCli() {
     name = values.name.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 200);
     if (!/[A-Za-z0-9]/.test(name)) throw new UsageError(`--name ${values.name}: not a usable name`);
   }
+  if (values.functions && (values.from !== undefined || values.to !== undefined)) {
+    throw new UsageError(
+      '--functions compares prisma/functions with the migrations: no --from/--to',
+    );
+  }
+  if (values.all && !values.functions) throw new UsageError('--all goes with --functions');
   return {
+    functions: values.functions === true,
+    all: values.all === true,
     from: values.from === undefined ? undefined : resolve(values.from),
     to: resolve(values.to ?? DEFAULT_SCHEMA),
     name,
@@ -223,8 +246,167 @@ async function writeMigration(name, sql) {
   return relative(process.cwd(), join(dir, 'migration.sql'));
 }
 
+/** A scratch database built by the migrations; its client, and how to drop it. */
+async function migratedScratch(db) {
+  const scratch = await createScratchDatabase();
+  try {
+    await db.migrate({ databaseUrl: scratch.url, migrationsDir: MIGRATIONS_DIR });
+    const client = new pg.Client({ connectionString: scratch.url });
+    await client.connect();
+    return {
+      client,
+      drop: async () => {
+        await client.end().catch(() => {});
+        await scratch.drop();
+      },
+    };
+  } catch (error) {
+    await scratch.drop();
+    throw error;
+  }
+}
+
+async function loadDbPackage() {
+  const dist = join(ROOT, 'packages', 'db', 'dist');
+  if (!existsSync(join(dist, 'functions.js'))) {
+    throw new UsageError('packages/db is not built: run pnpm db:diff (it builds it) or pnpm build');
+  }
+  const [functions, migrator, paths] = await Promise.all([
+    import(join(dist, 'functions.js')),
+    import(join(dist, 'migrator.js')),
+    import(join(dist, 'paths.js')),
+  ]);
+  return { ...functions, ...migrator, ...paths };
+}
+
+/**
+ * The migration that takes a database built by the migrations to what the files
+ * say: drops first (what no file creates any more, and a routine whose signature
+ * changed, which CREATE OR REPLACE refuses), then the changed files in the order
+ * they are applied (types first). A changed type is dropped with CASCADE, and
+ * every file whose routine uses it is emitted again.
+ */
+function functionsMigration({ files, created, migrated, wanted, all }) {
+  const fileOf = new Map();
+  for (const [path, keys] of created) for (const key of keys) fileOf.set(key, path);
+  const emit = new Set();
+  const drops = [];
+  const notes = [];
+  for (const [key, entry] of migrated) {
+    const want = wanted.get(key);
+    if (want && want.definition === entry.definition) continue;
+    if (entry.kind === 'type') {
+      drops.push(`DROP TYPE ${entry.key} CASCADE;`);
+      for (const [other, o] of migrated) {
+        if (o.usesTypes.includes(entry.key) && fileOf.has(other)) emit.add(fileOf.get(other));
+      }
+    } else if (!want) {
+      if (entry.kind === 'function') drops.push(`DROP FUNCTION ${entry.key};`);
+      else drops.push(`DROP TRIGGER ${entry.key};`);
+      const name = entry.key.split('(')[0];
+      const successor = [...wanted.values()].find(
+        (w) => w.kind === 'function' && w.key.split('(')[0] === name,
+      );
+      notes.push(
+        successor
+          ? `${entry.kind} ${entry.key}: dropped for ${successor.key}`
+          : `${entry.kind} ${entry.key}: no file creates it any more, dropped`,
+      );
+    } else if (entry.kind === 'function' && want.signature !== entry.signature) {
+      drops.push(`DROP FUNCTION ${entry.key};`);
+    }
+    if (want) emit.add(fileOf.get(key));
+  }
+  for (const key of wanted.keys()) if (!migrated.has(key)) emit.add(fileOf.get(key));
+  const chosen = files.filter((f) => (all && !f.isType) || emit.has(f.path));
+  // Dropping a trigger's function would take the trigger: drop triggers first.
+  drops.sort((a, b) => (a.startsWith('DROP TRIGGER') ? -1 : b.startsWith('DROP TRIGGER') ? 1 : 0));
+  return { drops, chosen, notes };
+}
+
+async function diffFunctions(args) {
+  const db = await loadDbPackage();
+  const files = db.readFunctionFiles(db.FUNCTIONS_DIR);
+  const fromMigrations = await migratedScratch(db);
+  const fromFiles = await migratedScratch(db).catch(async (error) => {
+    await fromMigrations.drop();
+    throw error;
+  });
+  const onSignal = (signal) => {
+    Promise.all([fromMigrations.drop(), fromFiles.drop()]).finally(() =>
+      process.kill(process.pid, signal),
+    );
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const migrated = await db.readCatalog(fromMigrations.client);
+    const created = await db.applyFunctionFiles(fromFiles.client, files);
+    const wanted = await db.readCatalog(fromFiles.client);
+    for (const [path, keys] of created) {
+      if (keys.length === 0) throw new UsageError(`${path} creates no routine, type or trigger`);
+    }
+    const { drops, chosen, notes } = functionsMigration({
+      files,
+      created,
+      migrated,
+      wanted,
+      all: args.all,
+    });
+    if (drops.length === 0 && chosen.length === 0) {
+      process.stderr.write(
+        'db-diff: the migrations already define every routine as prisma/functions does\n',
+      );
+      return;
+    }
+    const sql = [
+      '-- Generated by `pnpm db:diff --functions` from prisma/functions, where each',
+      '-- routine is defined and explained (docs/operations.md, "Migrations").',
+      ...(drops.length ? ['', ...drops] : []),
+      ...chosen.map((f) => `\n-- ${f.path}\n${f.sql.trimEnd()}`),
+      '',
+    ].join('\n');
+
+    // The migration must take the migrations' database to exactly what the files give.
+    await fromMigrations.client.query('BEGIN');
+    try {
+      await fromMigrations.client.query(sql).catch((error) => {
+        throw new Error(`the generated migration fails: ${message(error)}`);
+      });
+      const after = await db.readCatalog(fromMigrations.client);
+      const left = db.compareCatalogs(after, wanted);
+      if (left.length > 0) {
+        throw new Error(
+          `the generated migration does not reach prisma/functions: ${left
+            .map((d) => `${d.key} (${d.change})`)
+            .join(', ')}`,
+        );
+      }
+    } finally {
+      await fromMigrations.client.query('ROLLBACK');
+    }
+    for (const note of notes) process.stderr.write(`db-diff: ${note}\n`);
+    if (!args.name) {
+      process.stdout.write(sql);
+      return;
+    }
+    const written = await writeMigration(args.name, sql);
+    process.stderr.write(
+      `db-diff: wrote ${written} (${chosen.length} file(s), ${drops.length} drop(s))\n`,
+    );
+  } finally {
+    await Promise.all([fromMigrations.drop(), fromFiles.drop()]);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
 async function main() {
   const args = parseCli();
+  if (args.functions) {
+    await diffFunctions(args);
+    return;
+  }
   const from = args.from ? await schemaTarget(args.from) : { tag: 'empty' };
   const to = await schemaTarget(args.to);
   if (args.name && !args.from && existingMigrations().length > 0) {
