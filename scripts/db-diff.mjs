@@ -234,8 +234,27 @@ function existingMigrations() {
   return readdirSync(MIGRATIONS_DIR).filter((e) => statSync(join(MIGRATIONS_DIR, e)).isDirectory());
 }
 
+/**
+ * Now, or a second after the newest migration if that one is dated later (a
+ * clock behind, or a migration named ahead of time): a new migration must sort
+ * after every existing one, as it is applied after them.
+ */
+function nextTimestamp() {
+  const now = timestamp();
+  const newest = existingMigrations()
+    .map((folder) => folder.slice(0, 14))
+    .filter((prefix) => /^\d{14}$/.test(prefix))
+    .sort()
+    .at(-1);
+  if (!newest || now > newest) return now;
+  const [, y, mo, d, h, mi, se] = newest
+    .match(/^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/)
+    .map(Number);
+  return timestamp(new Date(Date.UTC(y, mo - 1, d, h, mi, se + 1)));
+}
+
 async function writeMigration(name, sql) {
-  const folder = `${timestamp()}_${name}`;
+  const folder = `${nextTimestamp()}_${name}`;
   const dir = join(MIGRATIONS_DIR, folder);
   if (existsSync(dir)) throw new UsageError(`${relative(process.cwd(), dir)} already exists`);
   await mkdir(dir, { recursive: true });
