@@ -3,8 +3,11 @@ import {
   applyFunctionFiles,
   type CatalogDifference,
   compareCatalogs,
+  type FunctionFile,
+  functionsMigration,
   readCatalog,
   readFunctionFiles,
+  tryFunctionsMigration,
 } from './functions.js';
 import { FUNCTIONS_DIR } from './paths.js';
 import { createTestDatabase, type TestDatabase } from './testing/index.js';
@@ -73,5 +76,79 @@ describe('prisma/functions and the migrations', () => {
     }
     const shared = [...owners].filter(([, paths]) => paths.length > 1);
     expect(shared).toEqual([]);
+  });
+
+  test('pnpm db:diff --functions: the migration for changed files drops what CREATE OR REPLACE cannot change', async () => {
+    const edits: Record<string, [string, string]> = {
+      // A new argument: a new signature, the old function dropped.
+      'prisma/functions/webhook/webhook_disable.sql': [
+        'p_now timestamptz)\nRETURNS boolean',
+        'p_now timestamptz, p_by text DEFAULT NULL)\nRETURNS boolean',
+      ],
+      // A type is dropped with CASCADE, and the functions that return it are written again.
+      'prisma/functions/webhook/webhook_step.sql': ['  note text,\n', '  remark text,\n'],
+      // A trigger is replaced in place.
+      'prisma/functions/webhook/deliveries_fill_occurred_at.sql': [
+        'BEFORE INSERT ON deliveries',
+        'BEFORE INSERT OR UPDATE OF activity_id ON deliveries',
+      ],
+    };
+    const edited: FunctionFile[] = readFunctionFiles(FUNCTIONS_DIR)
+      // A deleted file: its function is dropped.
+      .filter((f) => f.path !== 'prisma/functions/webhook/webhook_chain_lock.sql')
+      .map((f) => {
+        const edit = edits[f.path];
+        if (!edit) return f;
+        expect(f.sql).toContain(edit[0]);
+        return { ...f, sql: f.sql.replace(edit[0], edit[1]) };
+      });
+    edited.push({
+      path: 'prisma/functions/common/leadhook_added.sql',
+      sql: 'CREATE OR REPLACE FUNCTION leadhook_added() RETURNS integer LANGUAGE sql IMMUTABLE AS $$ SELECT 1 $$;\n',
+      isType: false,
+    });
+    const scratch = await createTestDatabase();
+    const client = await connect(scratch);
+    try {
+      const editedCreated = await applyFunctionFiles(client, edited);
+      const wanted = await readCatalog(client);
+      const migration = functionsMigration({
+        files: edited,
+        created: editedCreated,
+        migrated: await readCatalog(migrations),
+        wanted,
+      });
+      expect(migration?.drops.sort()).toEqual([
+        'DROP FUNCTION webhook_chain_lock(text,text);',
+        'DROP FUNCTION webhook_disable(text,text,timestamp with time zone);',
+        'DROP TYPE webhook_step CASCADE;',
+      ]);
+      expect(migration?.files.map((f) => f.path)).toEqual([
+        'prisma/functions/webhook/webhook_step.sql',
+        'prisma/functions/webhook/deliveries_fill_occurred_at.sql',
+        'prisma/functions/webhook/webhook_claim.sql',
+        'prisma/functions/webhook/webhook_claimed_steps.sql',
+        'prisma/functions/webhook/webhook_disable.sql',
+        'prisma/functions/webhook/webhook_record_attempt.sql',
+        'prisma/functions/webhook/webhook_record_attempts.sql',
+        'prisma/functions/common/leadhook_added.sql',
+      ]);
+      // Applied to the migrations' database, it gives what the edited files give.
+      expect(await tryFunctionsMigration(migrations, migration?.sql ?? '', wanted)).toEqual([]);
+    } finally {
+      await client.end();
+      await scratch.drop();
+    }
+  });
+
+  test('pnpm db:diff --functions: nothing to write when the files match the migrations', async () => {
+    expect(
+      functionsMigration({
+        files: readFunctionFiles(FUNCTIONS_DIR),
+        created,
+        migrated: await readCatalog(migrations),
+        wanted: await readCatalog(files),
+      }),
+    ).toBeNull();
   });
 });

@@ -12,12 +12,19 @@ export {
 } from './accounts.js';
 export type { PrismaClient, PrismaOptions } from './client.js';
 export { createPrisma, Prisma } from './client.js';
-export type { CatalogDifference, CatalogEntry, FunctionFile } from './functions.js';
+export type {
+  CatalogDifference,
+  CatalogEntry,
+  FunctionFile,
+  FunctionsMigration,
+} from './functions.js';
 export {
   applyFunctionFiles,
   compareCatalogs,
+  functionsMigration,
   readCatalog,
   readFunctionFiles,
+  tryFunctionsMigration,
 } from './functions.js';
 export type { IdKind } from './ids.js';
 export { ID_PREFIXES, isId, newId } from './ids.js';
