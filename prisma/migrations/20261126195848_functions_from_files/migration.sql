@@ -623,7 +623,8 @@ FOR EACH ROW EXECUTE FUNCTION deliveries_fill_occurred_at();
 --
 --   Guarantees:
 --     - a row that leaves or re-enters pending (redeliver and recover in the API)
---       is never left queued or leased by a stale claim
+--       is never left queued: fan-outs and records keep a chain's head unqueued
+--     - a row that leaves pending keeps no lease (claimed_until)
 CREATE OR REPLACE FUNCTION deliveries_unqueue_on_status() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
