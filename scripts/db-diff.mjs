@@ -2,6 +2,7 @@
 // Dev-only: writes the SQL that migrates one Prisma schema to another, offline.
 //
 //   node scripts/db-diff.mjs [--from <old schema.prisma>] [--to <schema.prisma>] [--name <name>]
+//   node scripts/db-diff.mjs --functions [--all] [--name <name>]
 //
 // --from  the schema the database is at now; absent = an empty database.
 // --to    the schema wanted; default prisma/schema.prisma.
@@ -23,6 +24,16 @@
 //
 // Hand-written SQL that Prisma's schema language cannot express (partial indexes,
 // CHECK constraints) is appended to the generated file by hand; see schema.prisma.
+//
+// --functions: the SQL routines instead of the schema. prisma/functions holds
+// each routine's current definition; this builds one scratch database from the
+// migrations and another from the migrations with every routine and composite
+// type dropped and the files applied, compares what PostgreSQL holds of each
+// (packages/db, functions.ts), and writes the files that differ, verbatim, as a
+// migration (with the DROP a removed routine or a changed signature needs). It
+// checks its own output: the migration applied to the first database must give
+// what the files give. --all re-emits every routine file, changed or not.
+// Needs packages/db built (pnpm db:diff builds it).
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -33,6 +44,7 @@ import { parseArgs } from 'node:util';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import * as engineRuntime from '@prisma/schema-engine-wasm/schema_engine_bg';
+import pg from 'pg';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MIGRATIONS_DIR = join(ROOT, 'prisma', 'migrations');
@@ -51,6 +63,8 @@ function parseCli() {
       from: { type: 'string' },
       to: { type: 'string' },
       name: { type: 'string' },
+      functions: { type: 'boolean' },
+      all: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -58,7 +72,8 @@ function parseCli() {
   });
   if (values.help) {
     process.stdout.write(
-      'usage: node scripts/db-diff.mjs [--from <old schema.prisma>] [--to <schema.prisma>] [--name <name>]\n',
+      'usage: node scripts/db-diff.mjs [--from <old schema.prisma>] [--to <schema.prisma>] [--name <name>]\n' +
+        '       node scripts/db-diff.mjs --functions [--all] [--name <name>]\n',
     );
     process.exit(0);
   }
@@ -68,7 +83,15 @@ function parseCli() {
     name = values.name.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 200);
     if (!/[A-Za-z0-9]/.test(name)) throw new UsageError(`--name ${values.name}: not a usable name`);
   }
+  if (values.functions && (values.from !== undefined || values.to !== undefined)) {
+    throw new UsageError(
+      '--functions compares prisma/functions with the migrations: no --from/--to',
+    );
+  }
+  if (values.all && !values.functions) throw new UsageError('--all goes with --functions');
   return {
+    functions: values.functions === true,
+    all: values.all === true,
     from: values.from === undefined ? undefined : resolve(values.from),
     to: resolve(values.to ?? DEFAULT_SCHEMA),
     name,
@@ -211,8 +234,27 @@ function existingMigrations() {
   return readdirSync(MIGRATIONS_DIR).filter((e) => statSync(join(MIGRATIONS_DIR, e)).isDirectory());
 }
 
+/**
+ * Now, or a second after the newest migration if that one is dated later (a
+ * clock behind, or a migration named ahead of time): a new migration must sort
+ * after every existing one, as it is applied after them.
+ */
+function nextTimestamp() {
+  const now = timestamp();
+  const newest = existingMigrations()
+    .map((folder) => folder.slice(0, 14))
+    .filter((prefix) => /^\d{14}$/.test(prefix))
+    .sort()
+    .at(-1);
+  if (!newest || now > newest) return now;
+  const [, y, mo, d, h, mi, se] = newest
+    .match(/^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/)
+    .map(Number);
+  return timestamp(new Date(Date.UTC(y, mo - 1, d, h, mi, se + 1)));
+}
+
 async function writeMigration(name, sql) {
-  const folder = `${timestamp()}_${name}`;
+  const folder = `${nextTimestamp()}_${name}`;
   const dir = join(MIGRATIONS_DIR, folder);
   if (existsSync(dir)) throw new UsageError(`${relative(process.cwd(), dir)} already exists`);
   await mkdir(dir, { recursive: true });
@@ -223,8 +265,100 @@ async function writeMigration(name, sql) {
   return relative(process.cwd(), join(dir, 'migration.sql'));
 }
 
+/** A scratch database built by the migrations; its client, and how to drop it. */
+async function migratedScratch(db) {
+  const scratch = await createScratchDatabase();
+  try {
+    await db.migrate({ databaseUrl: scratch.url, migrationsDir: MIGRATIONS_DIR });
+    const client = new pg.Client({ connectionString: scratch.url });
+    await client.connect();
+    return {
+      client,
+      drop: async () => {
+        await client.end().catch(() => {});
+        await scratch.drop();
+      },
+    };
+  } catch (error) {
+    await scratch.drop();
+    throw error;
+  }
+}
+
+async function loadDbPackage() {
+  const dist = join(ROOT, 'packages', 'db', 'dist');
+  if (!existsSync(join(dist, 'functions.js'))) {
+    throw new UsageError('packages/db is not built: run pnpm db:diff (it builds it) or pnpm build');
+  }
+  const [functions, migrator, paths] = await Promise.all([
+    import(join(dist, 'functions.js')),
+    import(join(dist, 'migrator.js')),
+    import(join(dist, 'paths.js')),
+  ]);
+  return { ...functions, ...migrator, ...paths };
+}
+
+async function diffFunctions(args) {
+  const db = await loadDbPackage();
+  const files = db.readFunctionFiles(db.FUNCTIONS_DIR);
+  const fromMigrations = await migratedScratch(db);
+  const fromFiles = await migratedScratch(db).catch(async (error) => {
+    await fromMigrations.drop();
+    throw error;
+  });
+  const onSignal = (signal) => {
+    Promise.all([fromMigrations.drop(), fromFiles.drop()]).finally(() =>
+      process.kill(process.pid, signal),
+    );
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const migrated = await db.readCatalog(fromMigrations.client);
+    const created = await db.applyFunctionFiles(fromFiles.client, files);
+    const wanted = await db.readCatalog(fromFiles.client);
+    for (const [path, keys] of created) {
+      if (keys.length === 0) throw new UsageError(`${path} creates no routine, type or trigger`);
+    }
+    const migration = db.functionsMigration({ files, created, migrated, wanted, all: args.all });
+    if (!migration) {
+      process.stderr.write(
+        'db-diff: the migrations already define every routine as prisma/functions does\n',
+      );
+      return;
+    }
+    const { sql, drops, notes } = migration;
+    // The migration must take the migrations' database to exactly what the files give.
+    const left = await db.tryFunctionsMigration(fromMigrations.client, sql, wanted);
+    if (left.length > 0) {
+      throw new Error(
+        `the generated migration does not reach prisma/functions: ${left
+          .map((d) => `${d.key} (${d.change})`)
+          .join(', ')}`,
+      );
+    }
+    for (const note of notes) process.stderr.write(`db-diff: ${note}\n`);
+    if (!args.name) {
+      process.stdout.write(sql);
+      return;
+    }
+    const written = await writeMigration(args.name, sql);
+    process.stderr.write(
+      `db-diff: wrote ${written} (${migration.files.length} file(s), ${drops.length} drop(s))\n`,
+    );
+  } finally {
+    await Promise.all([fromMigrations.drop(), fromFiles.drop()]);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
 async function main() {
   const args = parseCli();
+  if (args.functions) {
+    await diffFunctions(args);
+    return;
+  }
   const from = args.from ? await schemaTarget(args.from) : { tag: 'empty' };
   const to = await schemaTarget(args.to);
   if (args.name && !args.from && existingMigrations().length > 0) {

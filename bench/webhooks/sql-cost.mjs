@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// PostgreSQL CPU of the webhook worker's SQL functions on their own (migration
-// 20261122200000_webhook_hot_path), from one connection, one call at a time: no
+// PostgreSQL CPU of the webhook worker's SQL functions on their own
+// (prisma/functions/webhook/), from one connection, one call at a time: no
 // worker, no Redis, no HTTP. Against a scratch database: LEADS leads × PER-LEAD
 // activities × SUBSCRIBERS subscriptions; every activity fanned out (webhook_fan_out), then
 // every chain drained as the worker does (webhook_claim on its head, then

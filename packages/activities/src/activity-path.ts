@@ -133,7 +133,7 @@ interface ActivityRecordRow extends RecordedRow {
 
 /**
  * Records an activity through the activity path (the SQL function
- * activity_record, prisma/migrations/20261122201000_activity_path_functions):
+ * activity_record, prisma/functions/activity/activity_record.sql):
  * the lead's row lock, the one-outcome rule, `stopped` before an outcome of an
  * active play, and for a STOP reply message_received, stopped and the outcome
  * opted_out, each activity with its outbox row. Here, what needs the catalog:

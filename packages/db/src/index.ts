@@ -12,6 +12,20 @@ export {
 } from './accounts.js';
 export type { PrismaClient, PrismaOptions } from './client.js';
 export { createPrisma, Prisma } from './client.js';
+export type {
+  CatalogDifference,
+  CatalogEntry,
+  FunctionFile,
+  FunctionsMigration,
+} from './functions.js';
+export {
+  applyFunctionFiles,
+  compareCatalogs,
+  functionsMigration,
+  readCatalog,
+  readFunctionFiles,
+  tryFunctionsMigration,
+} from './functions.js';
 export type { IdKind } from './ids.js';
 export { ID_PREFIXES, isId, newId } from './ids.js';
 export type { MicroBatcherOptions } from './micro-batcher.js';
@@ -25,6 +39,6 @@ export {
   readCommentEdits,
   readMigrations,
 } from './migrator.js';
-export { MIGRATIONS_DIR } from './paths.js';
+export { FUNCTIONS_DIR, MIGRATIONS_DIR } from './paths.js';
 export type { Pool, PoolClient, PoolOptions } from './pool.js';
 export { createPool, isDatabaseUnavailable } from './pool.js';

@@ -7,7 +7,7 @@
  * call of the SQL function intake_accept_batch (locks in sorted order, duplicate
  * lookups, leads, submissions and outbox rows, as one transaction). The
  * Idempotency-Key path writes one lead at a time through intake_accept. Their
- * migrations say why they are functions.
+ * files (prisma/functions/intake/) say why they are functions.
  */
 import { createHash } from 'node:crypto';
 import { type LeadFieldError, type NormalizedLead, rejectionReasons } from '@leadhook/contracts';
@@ -110,7 +110,8 @@ export type AcceptOutcome = { result: 'accepted' | 'duplicate'; leadId: string }
  * Takes the (account, phone) lock, then inserts the lead, its submission and its
  * outbox row, or, when the account has a lead with this phone inside the window
  * (counted from that lead's acceptance), a duplicate submission pointing at it.
- * One round trip: the SQL function intake_accept (its migration says why). On
+ * One round trip: the SQL function intake_accept
+ * (prisma/functions/intake/intake_accept.sql says why). On
  * the pool it is its own transaction; on a client inside BEGIN it joins that one.
  */
 export async function acceptOrDuplicate(
@@ -154,7 +155,8 @@ export async function acceptOrDuplicate(
 
 /**
  * acceptOrDuplicate for many leads in one round trip and one transaction: the
- * SQL function intake_accept_batch (its migration says how it locks and why).
+ * SQL function intake_accept_batch (prisma/functions/intake/intake_accept_batch.sql
+ * says how it locks and why).
  * The items travel as one JSON document: JSON.stringify is native and PostgreSQL
  * parses jsonb faster than pg serializes 20 array parameters. Outputs are in
  * input order. All or nothing: a rejection means no item was stored.

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { Harness } from './testing/harness.js';
 
 // The playbook worker's step transitions (playbook_step_claim and
-// playbook_step_defer, migration 20261122201000_activity_path_functions) on their
+// playbook_step_defer, prisma/functions/playbook/) on their
 // own, with no worker running.
 
 let h: Harness;
@@ -75,7 +75,8 @@ describe('the step transitions', () => {
     // plays, a quiet moment) make enrollments_status_next_run_at_idx look cheaper
     // than the primary key for "this play, if active": every claim then read the
     // whole due backlog and every deferral every active play, so an enrollment
-    // burst cost quadratic time until the next analyze (migration 20261123080000).
+    // burst cost quadratic time until the next analyze
+    // (prisma/functions/playbook/playbook_step_claim.sql).
     const source = await h.playbook([
       { type: 'sms', delay_seconds: 0, template: 'Hi' },
       { type: 'sms', delay_seconds: 60, template: 'Again' },
@@ -134,8 +135,8 @@ describe('the step transitions', () => {
   });
 
   it("the play states the claim and deferral spell out are the table's only ones", async () => {
-    // Both say "active" as "neither completed nor stopped" (migration
-    // 20261123080000), the same rows only while these three are all there are: a
+    // Both say "active" as "neither completed nor stopped"
+    // (prisma/functions/playbook/), the same rows only while these three are all there are: a
     // new state must be added to those statements too.
     const { rows } = await pool.query<{ def: string }>(
       `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint

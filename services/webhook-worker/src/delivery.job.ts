@@ -400,7 +400,7 @@ function send(deps: WebhookDeps, step: Step, now: Date): Promise<AttemptResult> 
 
 /**
  * One attempt to record: the arguments of webhook_record_attempt that are the
- * attempt's own (migration 20261122220000_webhook_record_batch), as JSON.
+ * attempt's own (prisma/functions/webhook/webhook_record_attempts.sql), as JSON.
  */
 export interface AttemptRecord {
   delivery_id: string;

@@ -7,7 +7,7 @@ import type { FanOutRow } from './fanout.job.js';
 import { reconcileOnce } from './reconciler.js';
 import { forgetRedis, Harness, REDIS_URL, waitFor } from './testing/harness.js';
 
-// The hot path's SQL functions (migration 20261122200000_webhook_hot_path) on
+// The hot path's SQL functions (prisma/functions/webhook/) on
 // their own, with no worker running: the lease, the queued flag that keeps a
 // chain's waiting deliveries out of the reconciler's way, and the reconciler.
 
@@ -304,7 +304,7 @@ describe('the delivery functions', () => {
 
   it('fan-out finds the open activities by the lead, also once a session would cache a generic plan', async () => {
     // A generic plan for "this lead's activities up to this one" scanned every
-    // activity per fan-out (bench/e2e, migration 20261122204000_fan_out_custom_plans)
+    // activity per fan-out (bench/e2e; prisma/functions/webhook/webhook_fan_out.sql)
     // once one lead had many activities. plpgsql may switch to a generic plan after
     // five calls in a session (the function now forces generic plans), so: one big
     // lead, then fan-outs of another lead's activities in one session, reading
@@ -775,7 +775,7 @@ describe('the delivery functions', () => {
     // A plain join of the items with deliveries was planned on a new database as
     // a scan of deliveries (a hash join, or a merge join over the whole primary
     // key), kept by the session: bench/webhooks read 22 M index entries for
-    // 30,000 deliveries (migration 20261122220000_webhook_record_batch).
+    // 30,000 deliveries (prisma/functions/webhook/webhook_record_attempts.sql).
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     const chain = await chainOf(subscriptionId, 10);
     const client = new pg.Client({ connectionString: h.db.url });
@@ -958,7 +958,7 @@ describe('the delivery functions at any table size', () => {
     // subscriptions through deliveries_subscription_id_id_idx: every delivery of
     // the subscription read at each fan-out and record that claimed one; a probe
     // per (activity, subscription) for an existing delivery could go the same
-    // way (migration 20261123070000).
+    // way (prisma/functions/webhook/webhook_claimed_steps.sql, webhook_fan_out.sql).
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     // As new: no delivery (the tests above are done with theirs), analyzed so.
     await pool.query('DELETE FROM deliveries');
@@ -983,7 +983,8 @@ describe('the delivery functions at any table size', () => {
     // partial chain index (the pending rows') look cheaper than the primary key:
     // the record batch's lock of each item's delivery, which named the status,
     // then read the whole chain index per item. A subscriber that goes down grows
-    // the pending rows until the next analyze (migration 20261123070000).
+    // the pending rows until the next analyze
+    // (prisma/functions/webhook/webhook_record_attempts.sql).
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     await backlog(subscriptionId, 20_000, 'succeeded');
     await pool.query('ANALYZE deliveries');
@@ -1012,7 +1013,7 @@ describe('the delivery functions at any table size', () => {
   });
   it("the delivery states the keyed statements spell out are the table's only ones", async () => {
     // webhook_record_attempts and webhook_release say "pending" as "neither
-    // succeeded nor failed" (migration 20261123070000), the same rows only while
+    // succeeded nor failed" (prisma/functions/webhook/), the same rows only while
     // these three are all there are: a new state must be added to them too.
     const { rows } = await pool.query<{ def: string }>(
       `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint

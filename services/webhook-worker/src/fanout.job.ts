@@ -47,8 +47,9 @@ export interface FanOutItem {
 }
 
 /**
- * Fans activities out in one transaction (webhook_fan_out_claims, migration
- * 20261122221000: each item as webhook_fan_out_claim does it alone); the
+ * Fans activities out in one transaction (webhook_fan_out_claims,
+ * prisma/functions/webhook/webhook_fan_out_claims.sql: each item as
+ * webhook_fan_out_claim does it alone); the
  * answers in the items' order. The worker calls it through deps.fanOuts, which
  * gathers the fan-outs asked for while one runs into the next call.
  */
@@ -68,14 +69,14 @@ export async function fanOutMany(
 /**
  * Fans an activity out to its subscriptions (docs/webhooks.md) with the SQL function
  * webhook_fan_out (in a transaction shared with the fan-outs other jobs asked
- * for meanwhile: deps.fanOuts; its comment in migration
- * 20261122200000_webhook_hot_path says what it guarantees: a delivery per
+ * for meanwhile: deps.fanOuts; the header of
+ * prisma/functions/webhook/webhook_fan_out.sql says what it guarantees: a delivery per
  * selecting subscription, the outbox row closed, idempotent, chains ordered
  * even when a lead's fan-outs run out of order), through webhook_fan_out_claim:
  * the new chain heads that are due now are claimed in the same transaction, as
  * many as this process has free sending slots (deps.slots), and sent at once
  * from here, each in its slot and outside this job (the bypass of a delivery job
- * and of a claim transaction per delivery: migration 20261122206000). The other
+ * and of a claim transaction per delivery). The other
  * heads are enqueued in one round trip. Every new delivery's first attempt is due
  * after the schedule's first entry, with one jitter for the fan-out.
  */

@@ -4,7 +4,8 @@ import { Harness } from './testing/harness.js';
 // Fan-out batches and record batches at once, on subscriptions that fail and
 // recover (so record batches write their rows) and that different leads select
 // differently (so a fan-out batch share-locks different sets item by item): the
-// lock orders of migrations 20261122220000-20261122223000 leave no cycle, so
+// lock orders of prisma/functions/webhook/ (webhook_record_attempts.sql,
+// webhook_fan_out_claims.sql) leave no cycle, so
 // PostgreSQL never has to break one.
 
 let h: Harness;

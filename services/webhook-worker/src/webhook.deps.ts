@@ -11,7 +11,7 @@ import type { SendSlots } from './send-slots.js';
 export interface WebhookDeps {
   /**
    * The hot path's pool: fan-out and every attempt are one SQL function call
-   * each (migration 20261122200000_webhook_hot_path), sent through plain pg
+   * each (prisma/functions/webhook/), sent through plain pg
    * (about half Prisma's cost per statement).
    */
   pool: Pool;

@@ -1,0 +1,88 @@
+-- playbook_enroll: enrolls an accepted lead in its playbook in one statement.
+--
+--   Takes:
+--     p_lead_id, p_enrollment_id (the new play's id), p_now, p_started_note (the
+--     `started` event's note), p_ids (activity ids, used in order)
+--   Returns:
+--     r_kind: enrolled | already_enrolled | not_enrollable_outcome |
+--     not_enrollable_opted_out | lead_not_found, with the play's id and first step
+--     time, and a row per activity recorded
+--   Guarantees:
+--     - the lead's row lock (FOR UPDATE) first, as every writer of a lead's play
+--     - closes the lead's open `enrollment` outbox rows in the same transaction as
+--       the effect, so a crash leaves them open and the relay asks again;
+--       enrolling twice creates nothing new
+--     - a playbook whose steps are not a list of objects with an integer
+--       delay_seconds fails loudly
+CREATE OR REPLACE FUNCTION playbook_enroll(
+  p_lead_id text, p_enrollment_id text, p_now timestamptz, p_started_note text, p_ids text[])
+RETURNS TABLE (r_kind text, r_enrollment_id text, r_first_step_at timestamptz,
+               r_id text, r_type text, r_label text, r_occurred_at timestamptz)
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  v_lead record;
+  v_existing text;
+  v_steps jsonb;
+  v_count integer;
+  v_first_delay integer;
+  v_rec record;
+BEGIN
+  UPDATE outbox SET done_at = now()
+   WHERE topic = 'enrollment' AND payload->>'lead_id' = p_lead_id AND done_at IS NULL;
+  SELECT l.id, l.playbook_id, l.outcome, l.opted_out INTO v_lead FROM leads l WHERE l.id = p_lead_id FOR UPDATE;
+  IF NOT FOUND THEN
+    r_kind := 'lead_not_found';
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  SELECT e.id INTO v_existing FROM enrollments e WHERE e.lead_id = p_lead_id;
+  IF FOUND THEN
+    r_kind := 'already_enrolled';
+    r_enrollment_id := v_existing;
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  IF v_lead.outcome IS NOT NULL THEN
+    r_kind := 'not_enrollable_outcome';
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  IF v_lead.opted_out THEN
+    r_kind := 'not_enrollable_opted_out';
+    RETURN NEXT;
+    RETURN;
+  END IF;
+
+  SELECT p.steps INTO v_steps FROM playbooks p WHERE p.id = v_lead.playbook_id;
+  IF jsonb_typeof(v_steps) IS DISTINCT FROM 'array' THEN
+    RAISE EXCEPTION 'playbook % steps are not a list', v_lead.playbook_id;
+  END IF;
+  v_count := jsonb_array_length(v_steps);
+  IF v_count > 0 THEN
+    IF jsonb_typeof(v_steps->0->'delay_seconds') IS DISTINCT FROM 'number' THEN
+      RAISE EXCEPTION 'playbook % step 0 has no valid delay_seconds', v_lead.playbook_id;
+    END IF;
+    v_first_delay := (v_steps->0->>'delay_seconds')::integer;
+    IF v_first_delay < 0 THEN
+      RAISE EXCEPTION 'playbook % step 0 has no valid delay_seconds', v_lead.playbook_id;
+    END IF;
+    -- Enrollment starts the steps at once: the first is due after its own delay.
+    r_first_step_at := p_now + make_interval(secs => v_first_delay);
+  END IF;
+  INSERT INTO enrollments (id, lead_id, playbook_id, status, current_step, next_run_at)
+  VALUES (p_enrollment_id, p_lead_id, v_lead.playbook_id, 'active', 0, r_first_step_at);
+
+  r_kind := 'enrolled';
+  r_enrollment_id := p_enrollment_id;
+  FOR v_rec IN
+    SELECT * FROM activity_record(p_lead_id, NULL, 'event', 'started', p_started_note,
+                                  jsonb_build_object('steps', v_count), p_enrollment_id, false, p_ids)
+  LOOP
+    IF v_rec.r_kind <> 'recorded' THEN
+      RAISE EXCEPTION 'started not recorded for lead %: %', p_lead_id, v_rec.r_kind;
+    END IF;
+    r_id := v_rec.r_id; r_type := v_rec.r_type; r_label := v_rec.r_label; r_occurred_at := v_rec.r_occurred_at;
+    RETURN NEXT;
+  END LOOP;
+END;
+$$;

@@ -1,0 +1,23 @@
+-- webhook_disable: disables a subscription with the reason the account sees
+-- and fails its pending deliveries.
+--
+--   Takes:
+--     p_subscription_id, p_reason, p_now
+--   Returns:
+--     whether this call disabled it (for the metric); false when it already was
+--   Guarantees:
+--     - the subscription row, then its pending deliveries' rows, in the caller's
+--       transaction: a crash leaves it enabled with its deliveries pending
+CREATE OR REPLACE FUNCTION webhook_disable(p_subscription_id text, p_reason text, p_now timestamptz)
+RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  v_disabled boolean;
+BEGIN
+  UPDATE subscriptions
+     SET enabled = false, disabled_reason = p_reason, disabled_at = p_now, updated_at = p_now
+   WHERE id = p_subscription_id AND enabled;
+  v_disabled := FOUND;
+  UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, updated_at = p_now
+   WHERE subscription_id = p_subscription_id AND status = 'pending';
+  RETURN v_disabled;
+END $$;
