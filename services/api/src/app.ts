@@ -1,4 +1,5 @@
 import { ActivityRecorder } from '@leadhook/activities';
+import { isUtf8ContentType } from '@leadhook/contracts';
 import type { PrismaClient } from '@leadhook/db';
 import {
   healthRoutes,
@@ -91,6 +92,18 @@ const jsonObjectBody: RequestHandler = (req, _res, next) => {
 };
 
 /**
+ * Before express.json: a JSON body must be UTF-8 (no charset, or utf-8 in any
+ * case). express.json would decode UTF-16 or UTF-7 into text that no check saw
+ * as sent; another charset is 415, as for intake.
+ */
+const utf8Only: RequestHandler = (req, _res, next) => {
+  if (req.is('application/json') && !isUtf8ContentType(req.get('content-type'))) {
+    throw new ApiError(415, 'unsupported_media_type', 'Send the body as UTF-8 JSON.');
+  }
+  next();
+};
+
+/**
  * Every `/api/v1` route. Resource modules register full paths on routers mounted
  * here without a path, so the router's stack is the complete route list (the
  * OpenAPI coverage test walks it).
@@ -119,7 +132,7 @@ export function apiRouter(deps: ApiDeps): Router {
       (req) => req.ip ?? req.socket.remoteAddress ?? 'unknown',
     ),
   );
-  router.use(express.json({ limit: BODY_LIMIT }), jsonObjectBody);
+  router.use(utf8Only, express.json({ limit: BODY_LIMIT }), jsonObjectBody);
   router.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
