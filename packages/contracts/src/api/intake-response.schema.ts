@@ -46,7 +46,7 @@ export const intakeRejectedSchema = {
           code: {
             type: 'string',
             description:
-              'required | invalid | too_long | too_many_fields (fields); malformed_body, not_found, idempotency_key_reused, body_too_large, unsupported_media_type, method_not_allowed, rate_limited, unavailable, internal_error (the whole request: field null, or the header concerned)',
+              'required | invalid | too_long | too_many_fields (fields; too_many_fields also for a body of more than 75 fields, field null); malformed_body, not_found, idempotency_key_reused, body_too_large, unsupported_media_type, method_not_allowed, rate_limited, unavailable, internal_error (the whole request: field null, or the header concerned)',
           },
           message: { type: 'string' },
         },
@@ -90,6 +90,11 @@ export const INTAKE_MESSAGES = {
   unavailable: 'The lead could not be stored right now. Nothing was kept; retry it.',
   method_not_allowed: 'Post leads to this URL with POST.',
 } as const;
+
+/** The 413 message for a body of more fields than intake reads. */
+export function tooManyFieldsMessage(maxFields: number): string {
+  return `The body has more than ${maxFields} fields: a lead has 16 fields, external_id and at most 50 extra fields.`;
+}
 
 /** The 413 message for a body limit of `maxBodyBytes`. */
 export function bodyTooLargeMessage(maxBodyBytes: number): string {
@@ -164,13 +169,13 @@ export function intakeResponseCases(
       ),
     },
     {
-      case: 'The body is over the size limit (64 KiB by default).',
+      case: 'The body is over the size limit (64 KiB by default), or has more than 75 fields (too_many_fields).',
       status: 413,
       schema: 'IntakeRejected',
       example: rejected(null, 'body_too_large', bodyTooLargeMessage(DEFAULT_MAX_BODY_BYTES)),
     },
     {
-      case: 'A content type other than application/json or application/x-www-form-urlencoded.',
+      case: 'A content type other than application/json or application/x-www-form-urlencoded, or a charset other than UTF-8.',
       status: 415,
       schema: 'IntakeRejected',
       example: rejected(null, 'unsupported_media_type', INTAKE_MESSAGES.unsupported_media_type),
