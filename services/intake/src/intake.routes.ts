@@ -6,14 +6,13 @@
  */
 import type { IncomingMessage } from 'node:http';
 import {
-  EXTRA_FIELD_LIMITS,
   INTAKE_MESSAGES,
   isUtf8ContentType,
-  LEAD_FIELD_NAMES,
   type LeadFieldError,
+  MAX_BODY_FIELDS,
   postUrlOf,
   rejectionReasons,
-  tooManyFieldsMessage,
+  TOO_MANY_FIELDS_MESSAGE,
 } from '@leadhook/contracts';
 import bodyParser from 'body-parser';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
@@ -95,14 +94,6 @@ function recordRaw(req: IncomingMessage, _res: unknown, buf: Buffer): void {
   rawBodies.set(req, { bytes: buf.length, hasPair: buf.includes(EQUALS) });
 }
 
-/**
- * At most this many name=value pairs in a form, or properties in a JSON lead: the
- * 16 fields, external_id, the 50 extra fields, and a margin so that a few extras
- * too many are still answered field by field (422 too_many_fields). Over it, the
- * body is answered 413 before any other work (docs/intake.md, "Body types").
- */
-export const MAX_BODY_FIELDS = LEAD_FIELD_NAMES.length + 1 + EXTRA_FIELD_LIMITS.maxFields + 8;
-
 /** The non-empty `&`-separated segments of a form body: a bound on its pairs, counted natively. */
 function formPairCount(buf: Buffer): number {
   let count = 0;
@@ -135,7 +126,7 @@ function parseForm(buf: Buffer): Record<string, string | string[]> {
 
 function sendTooManyFields(res: Response): void {
   noteAnswer(res, { result: 'too_many_fields' });
-  sendError(res, 413, errorBody('too_many_fields', tooManyFieldsMessage(MAX_BODY_FIELDS)));
+  sendError(res, 413, errorBody('too_many_fields', TOO_MANY_FIELDS_MESSAGE));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { EXTRA_FIELD_LIMITS, LEAD_FIELD_NAMES } from '../lead.schema.js';
 
 /**
  * The answers of the public intake endpoint (docs/intake.md), as published in OpenAPI
@@ -91,10 +92,17 @@ export const INTAKE_MESSAGES = {
   method_not_allowed: 'Post leads to this URL with POST.',
 } as const;
 
+/**
+ * At most this many name=value pairs in a form, or properties in a JSON lead,
+ * are read: the 16 fields, external_id, the 50 extra fields, and a margin so
+ * that a few extras too many are still answered field by field (422
+ * too_many_fields). Over it, intake answers 413 before any other work
+ * (docs/intake.md, "Body types").
+ */
+export const MAX_BODY_FIELDS = LEAD_FIELD_NAMES.length + 1 + EXTRA_FIELD_LIMITS.maxFields + 8;
+
 /** The 413 message for a body of more fields than intake reads. */
-export function tooManyFieldsMessage(maxFields: number): string {
-  return `The body has more than ${maxFields} fields: a lead has 16 fields, external_id and at most 50 extra fields.`;
-}
+export const TOO_MANY_FIELDS_MESSAGE = `The body has more than ${MAX_BODY_FIELDS} fields: a lead has ${LEAD_FIELD_NAMES.length} fields, external_id and at most ${EXTRA_FIELD_LIMITS.maxFields} extra fields.`;
 
 /** The 413 message for a body limit of `maxBodyBytes`. */
 export function bodyTooLargeMessage(maxBodyBytes: number): string {
@@ -169,7 +177,7 @@ export function intakeResponseCases(
       ),
     },
     {
-      case: 'The body is over the size limit (64 KiB by default), or has more than 75 fields (too_many_fields).',
+      case: `The body is over the size limit (64 KiB by default), or has more than ${MAX_BODY_FIELDS} fields (too_many_fields).`,
       status: 413,
       schema: 'IntakeRejected',
       example: rejected(null, 'body_too_large', bodyTooLargeMessage(DEFAULT_MAX_BODY_BYTES)),
