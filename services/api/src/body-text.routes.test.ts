@@ -1,3 +1,4 @@
+import { newId } from '@leadhook/db';
 import {
   type AuthedAgent,
   type Harness,
@@ -91,6 +92,29 @@ describe('POST /leads/{id}/activities', () => {
       .set('Content-Type', 'application/json')
       .send(activity('call_answered', `{"b":${deepest}}`));
     expect(tooDeep.status).toBe(422);
+  });
+});
+
+describe('data stored before the bound', () => {
+  it('an activity whose data nests deeper than the bound is still shown on the timeline', async () => {
+    let data: Record<string, unknown> = { a: 'x' };
+    for (let i = 0; i < 40; i++) data = { a: data };
+    const lead = await h.prisma.lead.findUniqueOrThrow({ where: { id: leadId } });
+    await h.prisma.activity.create({
+      data: {
+        id: newId('activity'),
+        accountId: lead.accountId,
+        leadId,
+        activityType: 'event',
+        activityLabel: 'call_answered',
+        note: 'The lead answered a call.',
+        data: JSON.parse(JSON.stringify(data)),
+        occurredAt: new Date(),
+      },
+    });
+    const res = await api.get(`/api/v1/leads/${leadId}`);
+    expect(res.status).toBe(200);
+    expect(res.body.activities.map((a: { data: unknown }) => a.data)).toContainEqual(data);
   });
 });
 

@@ -193,10 +193,14 @@ function textProblem(data: unknown): ErrorDetail | null {
     : { field, code: 'invalid', message: `${label} ${UNSTORABLE_TEXT_MESSAGE}.` };
 }
 
-function validatorOf<T>(ajv: Ajv, schema: Schema): (data: unknown) => Validated<T> {
+function validatorOf<T>(
+  ajv: Ajv,
+  schema: Schema,
+  checkText = true,
+): (data: unknown) => Validated<T> {
   const validate = ajv.compile<T>(schema);
   return (data) => {
-    const problem = textProblem(data);
+    const problem = checkText ? textProblem(data) : null;
     if (problem !== null) return { ok: false, details: [problem] };
     return validate(data)
       ? { ok: true, value: data }
@@ -212,6 +216,17 @@ export function bodyValidator<const S extends JSONSchema>(
   schema: S,
 ): (data: unknown) => Validated<FromSchema<S>> {
   return validatorOf<FromSchema<S>>(bodyAjv, schema);
+}
+
+/**
+ * A check of what was read back from the database against the schema an answer
+ * documents. Without the checks of request text: stored text is storable, and
+ * data stored before the nesting bound existed must still be readable.
+ */
+export function storedValidator<const S extends JSONSchema>(
+  schema: S,
+): (data: unknown) => Validated<FromSchema<S>> {
+  return validatorOf<FromSchema<S>>(bodyAjv, schema, false);
 }
 
 /**
