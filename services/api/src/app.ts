@@ -15,7 +15,7 @@ import { accountRoutes } from './account.routes.js';
 import { activitiesRoutes } from './activities.routes.js';
 import { apiKeyIdOf, requireApiKey } from './auth.middleware.js';
 import { deliveriesRoutes } from './deliveries.routes.js';
-import { ApiError, errorHandler, routeNotFound } from './errors.js';
+import { ApiError, errorHandler, notFound, routeNotFound } from './errors.js';
 import { leadsRoutes } from './leads.routes.js';
 import { redactApiPath } from './log-path.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -104,6 +104,17 @@ const utf8Only: RequestHandler = (req, _res, next) => {
 };
 
 /**
+ * An id in the path with a NUL in it (`%00`) names nothing that can exist, and
+ * PostgreSQL cannot compare it: 404 before any route looks it up. (A lone
+ * surrogate cannot come percent-encoded: it is not UTF-8, and express answers
+ * 400 for a path parameter it cannot decode.)
+ */
+const noNulInPath: RequestHandler = (req, _res, next) => {
+  if (req.path.includes('%00')) throw notFound();
+  next();
+};
+
+/**
  * Every `/api/v1` route. Resource modules register full paths on routers mounted
  * here without a path, so the router's stack is the complete route list (the
  * OpenAPI coverage test walks it).
@@ -137,6 +148,7 @@ export function apiRouter(deps: ApiDeps): Router {
     res.json(document);
   });
   router.use(requireApiKey(deps.prisma));
+  router.use(noNulInPath);
   router.use(
     rateLimit(limiter('api-key'), deps.options.rateLimitPerKey ?? 0, (_req, res) =>
       apiKeyIdOf(res),

@@ -144,6 +144,19 @@ describe('account and playbook names', () => {
   });
 });
 
+describe('path parameters', () => {
+  it.each([
+    ['get', '/api/v1/leads/lead_%00'],
+    ['get', '/api/v1/playbooks/pb_%00x'],
+    ['patch', '/api/v1/marketing_sources/src_%00'],
+    ['post', '/api/v1/leads/%00/activities'],
+  ] as const)('%s %s with a NUL is 404', async (verb, path) => {
+    const res = await api[verb](path).send({});
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
+  });
+});
+
 describe('charsets', () => {
   it.each([
     'application/json; charset=utf-16',
