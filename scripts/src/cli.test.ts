@@ -209,6 +209,9 @@ describe('parseArgs', () => {
     [['account', 'create', '   ']],
     [['account', 'create', 'x'.repeat(MAX_ACCOUNT_NAME_LENGTH + 1)]],
     [['account', 'create', '--force', 'x']],
+    // Text PostgreSQL cannot store (a shell cannot pass a NUL, but a caller of parseArgs can).
+    [['account', 'create', 'Acme\u0000']],
+    [['account', 'create', 'Acme \ud800']],
   ])('refuses %j', (args) => {
     expect(parseArgs(args).kind).toBe('usage-error');
   });

@@ -1,4 +1,5 @@
 /** Argument parsing of the `pnpm leadhook` CLI, apart from its effects so it can be tested. */
+import { isUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '@leadhook/contracts';
 
 export const USAGE = `usage: pnpm leadhook <command>
 
@@ -67,6 +68,9 @@ export function parseArgs(argv: readonly string[]): Command {
   }
   const name = (rest[0] ?? '').trim();
   if (name === '') return { kind: 'usage-error', message: 'NAME must not be blank' };
+  if (isUnstorableText(name)) {
+    return { kind: 'usage-error', message: `NAME ${UNSTORABLE_TEXT_MESSAGE}` };
+  }
   if (name.length > MAX_ACCOUNT_NAME_LENGTH) {
     return {
       kind: 'usage-error',

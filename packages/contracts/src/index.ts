@@ -22,6 +22,15 @@ export {
   integrationInstructions,
   postUrlOf,
 } from './integration-instructions.js';
+export type { JsonTextProblem } from './json-text.js';
+export {
+  charsetOf,
+  isUnstorableText,
+  isUtf8ContentType,
+  jsonTextProblem,
+  MAX_JSON_DEPTH,
+  UNSTORABLE_TEXT_MESSAGE,
+} from './json-text.js';
 export {
   EARLIEST_BIRTH_YEAR,
   isHttpUrl,

@@ -1,5 +1,5 @@
 import { LEAD_FIELD_NAMES } from './lead.schema.js';
-import { createLeadValidator, type LeadFieldError } from './lead.validation.js';
+import { createLeadValidator, type LeadFieldError, rejectionReasons } from './lead.validation.js';
 
 const NOW = new Date('2026-11-22T15:04:05.000Z');
 const validate = createLeadValidator({ now: () => NOW });
@@ -97,13 +97,19 @@ describe('a valid lead', () => {
     expect(result.ok && result.lead.externalId).toBeNull();
   });
 
-  it('keeps an extra field named __proto__ as data', () => {
-    const body = JSON.parse(`{"__proto__": "x", ${JSON.stringify(lead()).slice(1)}`);
-    const result = validate(body);
-    if (!result.ok) throw new Error(JSON.stringify(result.errors));
-    expect(Object.keys(result.lead.extra)).toEqual(['__proto__']);
-    expect(JSON.stringify(result.lead.extra)).toBe('{"__proto__":"x"}');
-  });
+  it.each(['__proto__', 'constructor', 'prototype'])(
+    'refuses an extra field named %s (docs/intake.md, "Extra fields")',
+    (name) => {
+      const body = JSON.parse(`{"${name}": "x", ${JSON.stringify(lead()).slice(1)}`);
+      const result = validate(body);
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.errors).toEqual([
+        { field: name, code: 'invalid', message: expect.stringMatching(/reserved/) },
+      ]);
+      expect(rejectionReasons(result.errors)).toEqual([{ field: null, code: 'unknown_field' }]);
+    },
+  );
 });
 
 describe('a rejected lead', () => {

@@ -5,6 +5,7 @@
  */
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { isUnstorableText, UNSTORABLE_TEXT_MESSAGE } from './json-text.js';
 import {
   isHttpUrl,
   isUsState,
@@ -51,13 +52,17 @@ export interface StoredRejectionReason {
 /** The extra field where an extension written after the phone number is kept. */
 export const PHONE_EXTENSION_FIELD = 'phone_extension';
 
-/** A UTF-16 surrogate without its pair. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** NUL, or an unpaired surrogate: text PostgreSQL cannot store. */
-function unstorable(text: string): boolean {
-  return text.includes('\u0000') || LONE_SURROGATE.test(text);
-}
+/**
+ * Names refused as extra fields (docs/intake.md, "Extra fields"): the names of
+ * JavaScript's object machinery. A form parser or a downstream consumer that
+ * reads them into a plain object would drop them or change the object's
+ * prototype; refused, a form and a JSON body are treated the same.
+ */
+const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set([
+  '__proto__',
+  'constructor',
+  'prototype',
+]);
 
 export type CanonicalFieldName = (typeof CANONICAL_FIELDS)[number];
 export type ExtraValue = string | number | boolean | null;
@@ -168,6 +173,14 @@ function extraFieldErrors(extraNames: readonly string[], body: Readonly<Record<s
     });
   }
   for (const name of extraNames) {
+    if (RESERVED_FIELD_NAMES.has(name)) {
+      errors.push({
+        field: name,
+        code: 'invalid',
+        message: 'is a reserved name (__proto__, constructor and prototype are); rename the field',
+      });
+      continue;
+    }
     if (name.length > maxNameLength) {
       errors.push({
         field: shortName(name),
@@ -291,15 +304,15 @@ export function createLeadValidator(options: LeadValidatorOptions = {}): LeadVal
     // PostgreSQL cannot store NUL or an unpaired UTF-16 surrogate in text or
     // jsonb: refuse them here as invalid input, rather than fail at the insert
     // (a 500 whose error would carry the lead's data).
+    const reported = new Set(errors.map((e) => e.field));
     for (const [name, value] of Object.entries(body)) {
-      if (!unstorable(name) && !(typeof value === 'string' && unstorable(value))) continue;
+      if (!isUnstorableText(name) && !(typeof value === 'string' && isUnstorableText(value))) {
+        continue;
+      }
       const field = KNOWN_FIELDS.has(name) ? name : shortName(name);
-      if (errors.some((e) => e.field === field)) continue;
-      errors.push({
-        field,
-        code: 'invalid',
-        message: 'contains a character that cannot be stored (NUL or an unpaired surrogate)',
-      });
+      if (reported.has(field)) continue;
+      reported.add(field);
+      errors.push({ field, code: 'invalid', message: UNSTORABLE_TEXT_MESSAGE });
     }
     if (errors.length > 0) return { ok: false, errors };
 

@@ -13,7 +13,7 @@ import {
   reservedLabel,
 } from '@leadhook/contracts';
 import type { PrismaClient } from '@leadhook/db';
-import { bodyValidator, type ErrorDetail } from './validation.js';
+import { type ErrorDetail, storedValidator } from './validation.js';
 
 /** An activity row as read here (the columns presentActivity needs). */
 interface ActivityRow {
@@ -30,7 +30,7 @@ function isActivityType(value: string): value is ActivityType {
   return value === 'event' || value === 'outcome';
 }
 
-const validateStoredData = bodyValidator(activitySchema.properties.data);
+const validateStoredData = storedValidator(activitySchema.properties.data);
 
 export function presentActivity(row: ActivityRow): Activity {
   const data = validateStoredData(row.data);

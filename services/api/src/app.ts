@@ -1,4 +1,5 @@
 import { ActivityRecorder } from '@leadhook/activities';
+import { isUtf8ContentType } from '@leadhook/contracts';
 import type { PrismaClient } from '@leadhook/db';
 import {
   healthRoutes,
@@ -14,7 +15,7 @@ import { accountRoutes } from './account.routes.js';
 import { activitiesRoutes } from './activities.routes.js';
 import { apiKeyIdOf, requireApiKey } from './auth.middleware.js';
 import { deliveriesRoutes } from './deliveries.routes.js';
-import { ApiError, errorHandler, routeNotFound } from './errors.js';
+import { ApiError, errorHandler, notFound, routeNotFound } from './errors.js';
 import { leadsRoutes } from './leads.routes.js';
 import { redactApiPath } from './log-path.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -91,6 +92,29 @@ const jsonObjectBody: RequestHandler = (req, _res, next) => {
 };
 
 /**
+ * Before express.json: a JSON body must be UTF-8 (no charset, or utf-8 in any
+ * case). express.json would decode UTF-16 or UTF-7 into text that no check saw
+ * as sent; another charset is 415, as for intake.
+ */
+const utf8Only: RequestHandler = (req, _res, next) => {
+  if (req.is('application/json') && !isUtf8ContentType(req.get('content-type'))) {
+    throw new ApiError(415, 'unsupported_media_type', 'Send the body as UTF-8 JSON.');
+  }
+  next();
+};
+
+/**
+ * An id in the path with a NUL in it (`%00`) names nothing that can exist, and
+ * PostgreSQL cannot compare it: 404 before any route looks it up. (A lone
+ * surrogate cannot come percent-encoded: it is not UTF-8, and express answers
+ * 400 for a path parameter it cannot decode.)
+ */
+const noNulInPath: RequestHandler = (req, _res, next) => {
+  if (req.path.includes('%00')) throw notFound();
+  next();
+};
+
+/**
  * Every `/api/v1` route. Resource modules register full paths on routers mounted
  * here without a path, so the router's stack is the complete route list (the
  * OpenAPI coverage test walks it).
@@ -119,11 +143,12 @@ export function apiRouter(deps: ApiDeps): Router {
       (req) => req.ip ?? req.socket.remoteAddress ?? 'unknown',
     ),
   );
-  router.use(express.json({ limit: BODY_LIMIT }), jsonObjectBody);
+  router.use(utf8Only, express.json({ limit: BODY_LIMIT }), jsonObjectBody);
   router.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
   router.use(requireApiKey(deps.prisma));
+  router.use(noNulInPath);
   router.use(
     rateLimit(limiter('api-key'), deps.options.rateLimitPerKey ?? 0, (_req, res) =>
       apiKeyIdOf(res),

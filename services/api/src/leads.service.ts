@@ -8,7 +8,7 @@ import {
 import type { Prisma, PrismaClient } from '@leadhook/db';
 import { presentActivity } from './activities.service.js';
 import { keyset, type Page, type PageRequest, pageOf } from './pagination.js';
-import { bodyValidator } from './validation.js';
+import { storedValidator } from './validation.js';
 
 /**
  * Leads are written by intake and the activity path; the management API only
@@ -24,9 +24,9 @@ const leadInclude = {
 type LeadRow = Prisma.LeadGetPayload<{ include: typeof leadInclude }>;
 type EnrollmentRow = NonNullable<LeadRow['enrollment']>;
 
-const validateFields = bodyValidator(leadSchema.properties.fields);
-const validateCanonical = bodyValidator(leadSchema.properties.canonical);
-const validateExtra = bodyValidator(leadSchema.properties.extra);
+const validateFields = storedValidator(leadSchema.properties.fields);
+const validateCanonical = storedValidator(leadSchema.properties.canonical);
+const validateExtra = storedValidator(leadSchema.properties.extra);
 
 /** Stored JSON was validated by intake; a row that no longer fits the schema is a bug, not a 4xx. */
 function stored<T>(

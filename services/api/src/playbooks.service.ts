@@ -2,7 +2,7 @@ import type { Playbook, PlaybookCreate, PlaybookUpdate } from '@leadhook/contrac
 import { playbookSchema } from '@leadhook/contracts';
 import { newId, type PrismaClient } from '@leadhook/db';
 import { keyset, type Page, type PageRequest, pageOf } from './pagination.js';
-import { bodyValidator, type ErrorDetail } from './validation.js';
+import { type ErrorDetail, storedValidator } from './validation.js';
 
 /** A playbook row as read here (the columns presentPlaybook needs). */
 interface PlaybookRow {
@@ -13,7 +13,7 @@ interface PlaybookRow {
   updatedAt: Date;
 }
 
-const validateStoredSteps = bodyValidator(playbookSchema.properties.steps);
+const validateStoredSteps = storedValidator(playbookSchema.properties.steps);
 
 /** The API shape of a row. Stored steps were validated on write; a row that no longer fits is a bug. */
 export function presentPlaybook(row: PlaybookRow): Playbook {

@@ -2,7 +2,10 @@ import {
   type FromSchema,
   hasStrayBraces,
   type JSONSchema,
+  jsonTextProblem,
+  MAX_JSON_DEPTH,
   TEMPLATE_PLACEHOLDERS,
+  UNSTORABLE_TEXT_MESSAGE,
   unknownPlaceholders,
 } from '@leadhook/contracts';
 import { Ajv, type ErrorObject, type Schema, type SchemaValidateFunction } from 'ajv';
@@ -162,12 +165,47 @@ export function detailsOf(errors: readonly ErrorObject[]): ErrorDetail[] {
   return details;
 }
 
-function validatorOf<T>(ajv: Ajv, schema: Schema): (data: unknown) => Validated<T> {
+/** `["steps", 2, "template"]` → `steps[2].template`; null for the root. */
+function pathText(path: readonly (string | number)[]): string | null {
+  let text = '';
+  for (const segment of path) {
+    text += typeof segment === 'number' ? `[${segment}]` : text === '' ? segment : `.${segment}`;
+  }
+  return text === '' ? null : text;
+}
+
+/**
+ * What no schema checks, for every body and query (docs/api.md, "Errors"): text
+ * PostgreSQL cannot store, and nesting deeper than MAX_JSON_DEPTH. Checked before
+ * ajv and before anything else walks the value.
+ */
+function textProblem(data: unknown): ErrorDetail | null {
+  const problem = jsonTextProblem(data);
+  if (problem === null) return null;
+  const field = pathText(problem.path);
+  const label = field ?? 'The body';
+  return problem.kind === 'too_deep'
+    ? {
+        field,
+        code: 'too_deep',
+        message: `${label} is nested too deeply (at most ${MAX_JSON_DEPTH} levels of objects and arrays).`,
+      }
+    : { field, code: 'invalid', message: `${label} ${UNSTORABLE_TEXT_MESSAGE}.` };
+}
+
+function validatorOf<T>(
+  ajv: Ajv,
+  schema: Schema,
+  checkText = true,
+): (data: unknown) => Validated<T> {
   const validate = ajv.compile<T>(schema);
-  return (data) =>
-    validate(data)
+  return (data) => {
+    const problem = checkText ? textProblem(data) : null;
+    if (problem !== null) return { ok: false, details: [problem] };
+    return validate(data)
       ? { ok: true, value: data }
       : { ok: false, details: detailsOf(validate.errors ?? []) };
+  };
 }
 
 /**
@@ -178,6 +216,17 @@ export function bodyValidator<const S extends JSONSchema>(
   schema: S,
 ): (data: unknown) => Validated<FromSchema<S>> {
   return validatorOf<FromSchema<S>>(bodyAjv, schema);
+}
+
+/**
+ * A check of what was read back from the database against the schema an answer
+ * documents. Without the checks of request text: stored text is storable, and
+ * data stored before the nesting bound existed must still be readable.
+ */
+export function storedValidator<const S extends JSONSchema>(
+  schema: S,
+): (data: unknown) => Validated<FromSchema<S>> {
+  return validatorOf<FromSchema<S>>(bodyAjv, schema, false);
 }
 
 /**

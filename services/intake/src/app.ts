@@ -178,7 +178,6 @@ function errorHandler(deps: IntakeDeps): ErrorRequestHandler {
     const { type, status } = (err ?? {}) as { type?: unknown; status?: unknown };
     switch (type) {
       case 'entity.too.large':
-      case 'parameters.too.many':
         noteAnswer(res, { result: 'body_too_large' });
         return res
           .status(413)

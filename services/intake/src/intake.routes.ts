@@ -7,9 +7,12 @@
 import type { IncomingMessage } from 'node:http';
 import {
   INTAKE_MESSAGES,
+  isUtf8ContentType,
   type LeadFieldError,
+  MAX_BODY_FIELDS,
   postUrlOf,
   rejectionReasons,
+  TOO_MANY_FIELDS_MESSAGE,
 } from '@leadhook/contracts';
 import bodyParser from 'body-parser';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
@@ -85,12 +88,51 @@ interface RawBody {
 }
 const rawBodies = new WeakMap<IncomingMessage, RawBody>();
 const EQUALS = 0x3d;
+const AMPERSAND = 0x26;
 
 function recordRaw(req: IncomingMessage, _res: unknown, buf: Buffer): void {
   rawBodies.set(req, { bytes: buf.length, hasPair: buf.includes(EQUALS) });
 }
 
-/** 415 for anything but JSON and HTML-form bodies; the parsers enforce the size cap (413). */
+/** The non-empty `&`-separated segments of a form body: a bound on its pairs, counted natively. */
+function formPairCount(buf: Buffer): number {
+  let count = 0;
+  let start = 0;
+  for (;;) {
+    const end = buf.indexOf(AMPERSAND, start);
+    const stop = end < 0 ? buf.length : end;
+    if (stop > start) count++;
+    if (end < 0) return count;
+    start = end + 1;
+  }
+}
+
+/**
+ * A form body as a record with a null prototype (a field named `__proto__` is a
+ * plain property, refused by validation like any reserved name). URLSearchParams
+ * is linear in the body. A name sent more than once keeps every value, in an
+ * array: validation refuses it as invalid, as it does a JSON array.
+ */
+function parseForm(buf: Buffer): Record<string, string | string[]> {
+  const record: Record<string, string | string[]> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(buf.toString('utf8'))) {
+    const seen = record[name];
+    if (seen === undefined) record[name] = value;
+    else if (Array.isArray(seen)) seen.push(value);
+    else record[name] = [seen, value];
+  }
+  return record;
+}
+
+function sendTooManyFields(res: Response): void {
+  noteAnswer(res, { result: 'too_many_fields' });
+  sendError(res, 413, errorBody('too_many_fields', TOO_MANY_FIELDS_MESSAGE));
+}
+
+/**
+ * 415 for anything but UTF-8 JSON and HTML-form bodies; the parsers enforce the
+ * size cap (413), and a body of more than MAX_BODY_FIELDS fields is 413 too.
+ */
 function parseBody(maxBodyBytes: number): RequestHandler {
   const json = bodyParser.json({
     limit: maxBodyBytes,
@@ -98,25 +140,49 @@ function parseBody(maxBodyBytes: number): RequestHandler {
     strict: true,
     verify: recordRaw,
   });
-  const form = bodyParser.urlencoded({
-    limit: maxBodyBytes,
-    type: FORM_TYPE,
-    extended: false,
-    // The byte cap already bounds the number of fields; extras are bounded (and
-    // answered with 422 too_many_fields) by validation, not by the parser.
-    parameterLimit: maxBodyBytes,
-    verify: recordRaw,
-  });
+  // The bytes only (inflated, capped): body-parser's form parser (qs) merges a
+  // repeated name in time quadratic in its count, and counts pairs only after
+  // splitting the whole body. Forms are counted, then parsed, here.
+  const form = bodyParser.raw({ limit: maxBodyBytes, type: FORM_TYPE });
   return (req, res, next) => {
     const mediaType = mediaTypeOf(req);
-    if (mediaType === JSON_TYPE) return json(req, res, next);
-    if (mediaType === FORM_TYPE) return form(req, res, next);
-    noteAnswer(res, { result: 'unsupported_media_type' });
-    sendError(
-      res,
-      415,
-      errorBody('unsupported_media_type', INTAKE_MESSAGES.unsupported_media_type),
-    );
+    if (mediaType !== JSON_TYPE && mediaType !== FORM_TYPE) {
+      noteAnswer(res, { result: 'unsupported_media_type' });
+      return sendError(
+        res,
+        415,
+        errorBody('unsupported_media_type', INTAKE_MESSAGES.unsupported_media_type),
+      );
+    }
+    // UTF-8 only, as browsers send forms: another charset (UTF-7, UTF-16) would be
+    // decoded into text no check of ours saw as sent.
+    if (!isUtf8ContentType(req.headers['content-type'])) {
+      noteAnswer(res, { result: 'unsupported_media_type' });
+      return sendError(
+        res,
+        415,
+        errorBody('unsupported_media_type', INTAKE_MESSAGES.unsupported_encoding),
+      );
+    }
+    if (mediaType === JSON_TYPE) {
+      return json(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        const body: unknown = req.body;
+        if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+          if (Object.keys(body).length > MAX_BODY_FIELDS) return sendTooManyFields(res);
+        }
+        next();
+      });
+    }
+    return form(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      const buf: unknown = req.body;
+      if (!Buffer.isBuffer(buf)) return next();
+      rawBodies.set(req, { bytes: buf.length, hasPair: buf.includes(EQUALS) });
+      if (formPairCount(buf) > MAX_BODY_FIELDS) return sendTooManyFields(res);
+      req.body = parseForm(buf);
+      next();
+    });
   };
 }
 

@@ -72,14 +72,45 @@ export interface IntakeServiceDeps {
 /** Intake keys are base64url; anything else cannot be one, so it skips the lookup. */
 const PLAUSIBLE_KEY = /^[A-Za-z0-9_-]{16,128}$/;
 
-/** JSON with sorted keys: the same parsed body always hashes the same. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+/**
+ * JSON with sorted keys: the same parsed body always hashes the same. Iterative:
+ * a value nested thousands of levels deep (refused by validation, but hashed
+ * before it, for an Idempotency-Key) must not overflow the stack.
+ */
+function canonicalJson(root: unknown): string {
+  const out: string[] = [];
+  // What is left to write, last first: a value, or text written as is.
+  const todo: ({ value: unknown } | string)[] = [{ value: root }];
+  while (todo.length > 0) {
+    const item = todo.pop()!;
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
+    }
+    const { value } = item;
+    if (value === null || typeof value !== 'object') {
+      out.push(JSON.stringify(value) ?? 'null');
+      continue;
+    }
+    const parts: ({ value: unknown } | string)[] = [];
+    if (Array.isArray(value)) {
+      parts.push('[');
+      value.forEach((element: unknown, i) => {
+        if (i > 0) parts.push(',');
+        parts.push({ value: element });
+      });
+      parts.push(']');
+    } else {
+      const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      parts.push('{');
+      entries.forEach(([key, child], i) => {
+        parts.push(`${i > 0 ? ',' : ''}${JSON.stringify(key)}:`, { value: child });
+      });
+      parts.push('}');
+    }
+    for (let i = parts.length - 1; i >= 0; i--) todo.push(parts[i]!);
   }
-  return JSON.stringify(value) ?? 'null';
+  return out.join('');
 }
 
 export function bodyHash(body: unknown): string {

@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { EXTRA_FIELD_LIMITS, LEAD_FIELD_NAMES } from '../lead.schema.js';
 
 /**
  * The answers of the public intake endpoint (docs/intake.md), as published in OpenAPI
@@ -46,7 +47,7 @@ export const intakeRejectedSchema = {
           code: {
             type: 'string',
             description:
-              'required | invalid | too_long | too_many_fields (fields); malformed_body, not_found, idempotency_key_reused, body_too_large, unsupported_media_type, method_not_allowed, rate_limited, unavailable, internal_error (the whole request: field null, or the header concerned)',
+              'required | invalid | too_long | too_many_fields (fields; too_many_fields also for a body of more than 75 fields, field null); malformed_body, not_found, idempotency_key_reused, body_too_large, unsupported_media_type, method_not_allowed, rate_limited, unavailable, internal_error (the whole request: field null, or the header concerned)',
           },
           message: { type: 'string' },
         },
@@ -90,6 +91,18 @@ export const INTAKE_MESSAGES = {
   unavailable: 'The lead could not be stored right now. Nothing was kept; retry it.',
   method_not_allowed: 'Post leads to this URL with POST.',
 } as const;
+
+/**
+ * At most this many name=value pairs in a form, or properties in a JSON lead,
+ * are read: the 16 fields, external_id, the 50 extra fields, and a margin so
+ * that a few extras too many are still answered field by field (422
+ * too_many_fields). Over it, intake answers 413 before any other work
+ * (docs/intake.md, "Body types").
+ */
+export const MAX_BODY_FIELDS = LEAD_FIELD_NAMES.length + 1 + EXTRA_FIELD_LIMITS.maxFields + 8;
+
+/** The 413 message for a body of more fields than intake reads. */
+export const TOO_MANY_FIELDS_MESSAGE = `The body has more than ${MAX_BODY_FIELDS} fields: a lead has ${LEAD_FIELD_NAMES.length} fields, external_id and at most ${EXTRA_FIELD_LIMITS.maxFields} extra fields.`;
 
 /** The 413 message for a body limit of `maxBodyBytes`. */
 export function bodyTooLargeMessage(maxBodyBytes: number): string {
@@ -164,13 +177,13 @@ export function intakeResponseCases(
       ),
     },
     {
-      case: 'The body is over the size limit (64 KiB by default).',
+      case: `The body is over the size limit (64 KiB by default), or has more than ${MAX_BODY_FIELDS} fields (too_many_fields).`,
       status: 413,
       schema: 'IntakeRejected',
       example: rejected(null, 'body_too_large', bodyTooLargeMessage(DEFAULT_MAX_BODY_BYTES)),
     },
     {
-      case: 'A content type other than application/json or application/x-www-form-urlencoded.',
+      case: 'A content type other than application/json or application/x-www-form-urlencoded, or a charset other than UTF-8.',
       status: 415,
       schema: 'IntakeRejected',
       example: rejected(null, 'unsupported_media_type', INTAKE_MESSAGES.unsupported_media_type),

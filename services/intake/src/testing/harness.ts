@@ -18,7 +18,7 @@ import {
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger, createMetrics } from '@leadhook/observability';
 import { createRedis, QueueSet } from '@leadhook/queue';
-import type { Express } from 'express';
+import type { Express, Router } from 'express';
 import type { Redis } from 'ioredis';
 // The API serves the OpenAPI document that describes the intake endpoint too; its
 // tests' response check is the one this harness runs.
@@ -66,6 +66,8 @@ export interface Harness {
     redis?: Redis;
     queues?: QueueSet;
     options?: Partial<IntakeOptions>;
+    /** Routes served before the catch-all 404 (e.g. healthRoutes). */
+    health?: Router;
   }): RequestListener;
   close(): Promise<void>;
 }
@@ -111,6 +113,7 @@ export async function createHarness(harnessOptions: HarnessOptions = {}): Promis
         metrics: createMetrics('intake'),
         options: { ...options, ...overrides.options },
         validate,
+        ...(overrides.health ? { health: overrides.health } : {}),
       }),
       undocumented,
     );
