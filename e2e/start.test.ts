@@ -6,6 +6,8 @@ import { HANDLES_SIGNALS } from '@leadhook/observability';
 import {
   ensureBuilt,
   freePorts,
+  OPERATOR_PORT_SETTING,
+  operatorPorts,
   PORT_SETTING,
   portSettings,
   ROOT,
@@ -16,7 +18,9 @@ import {
 
 /**
  * `pnpm start` for real: the built supervisor runs the four built services, each
- * answers /healthz, /readyz and /metrics on its port, and SIGTERM stops them all
+ * answers /healthz, /readyz and /metrics on its operators' port (intake's and the
+ * api's internal ones; their public ports keep /healthz and a bare /readyz), and
+ * SIGTERM stops them all
  * with exit 0. (`pnpm test` builds first; run alone, this builds what is missing.)
  */
 
@@ -66,11 +70,23 @@ describe('pnpm start (the built supervisor)', () => {
     });
     const exited = new Promise<number | null>((resolve) => supervisor?.once('exit', resolve));
 
-    for (const port of Object.values(ports)) {
+    for (const port of operatorPorts(ports)) {
       expect(await waitForAllChecks(port)).toEqual({ postgres: 'ok', redis: 'ok' });
-      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
       const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
       expect(metrics).toContain('leadhook_process_cpu_user_seconds_total');
+    }
+    for (const port of Object.values(ports)) {
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    }
+    // Intake's and the api's public ports: readiness without detail, no metrics
+    // (docs/operations.md, "What to expose").
+    for (const port of [ports.INTAKE_PORT, ports.API_PORT]) {
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect({ status: ready.status, body: await ready.json() }).toEqual({
+        status: 200,
+        body: { status: 'ok' },
+      });
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
     }
     // Not a terminal: every line on stdout is one JSON object.
     const lines = output.split('\n').filter((line) => line.trim() !== '');
@@ -136,7 +152,7 @@ describe('pnpm start (the command, through pnpm)', () => {
       const pnpmExited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
         (resolve) => pnpm.once('exit', (code, sig) => resolve({ code, signal: sig })),
       );
-      for (const port of Object.values(ports)) await waitForAllChecks(port, 60_000);
+      for (const port of operatorPorts(ports)) await waitForAllChecks(port, 60_000);
 
       if (target === 'group') process.kill(-(pnpm.pid ?? 0), signal);
       else pnpm.kill(signal);
@@ -180,6 +196,7 @@ describe('pnpm --filter <service> start (one process, as operators scale them)',
     async (name) => {
       const { ports, env } = await startEnv(`test-filter-start-${name}`);
       const port = ports[PORT_SETTING[name]];
+      const operatorPort = ports[OPERATOR_PORT_SETTING[name]];
       let output = '';
       const pnpm = spawn('pnpm', ['--filter', `@leadhook/${name}`, 'start'], {
         cwd: ROOT,
@@ -196,12 +213,17 @@ describe('pnpm --filter <service> start (one process, as operators scale them)',
       const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
         (resolve) => pnpm.once('exit', (code, sig) => resolve({ code, signal: sig })),
       );
-      await waitForAllChecks(port, 60_000);
+      await waitForAllChecks(operatorPort, 60_000);
       pnpm.kill('SIGTERM');
       const exit = await exited;
-      expect({ exit, open: await listening(port) }).toEqual({
+      expect({
+        exit,
+        open: await listening(port),
+        operatorOpen: await listening(operatorPort),
+      }).toEqual({
         exit: { code: 0, signal: null },
         open: false,
+        operatorOpen: false,
       });
       expect(output).toMatch(new RegExp(`"service":"${name}"[^\\n]*"msg":"stopped"`));
       expect(output).not.toContain('ELIFECYCLE');
@@ -229,7 +251,7 @@ describe('pnpm start killed (SIGKILL, the OOM killer)', () => {
     };
     supervisor.stdout?.on('data', keep);
     supervisor.stderr?.on('data', keep);
-    for (const port of Object.values(ports)) await waitForAllChecks(port, 60_000);
+    for (const port of operatorPorts(ports)) await waitForAllChecks(port, 60_000);
     const pids = [...output.matchAll(/"service":"supervisor","child":"[a-z-]+","pid":(\d+)/g)].map(
       (m) => Number(m[1]),
     );
