@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { documentedMetrics, PROCESSES, type Process } from '../infra/metrics-table.js';
 import {
   ensureBuilt,
+  OPERATOR_PORT_SETTING,
   type Ports,
   ROOT,
   type Service,
@@ -20,12 +21,8 @@ import {
  * answered by result.
  */
 
-const PORT_OF: Record<Process, keyof Ports> = {
-  intake: 'INTAKE_PORT',
-  api: 'API_PORT',
-  'playbook-worker': 'PLAYBOOK_WORKER_PORT',
-  'webhook-worker': 'WEBHOOK_WORKER_PORT',
-};
+/** Where an operator scrapes each process: intake's and the api's internal ports. */
+const PORT_OF: Record<Process, keyof Ports> = OPERATOR_PORT_SETTING;
 
 /** `# TYPE` lines of a scrape: metric name → type, without Node's defaults. */
 function servedTypes(text: string): Map<string, string> {

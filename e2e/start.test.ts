@@ -6,6 +6,8 @@ import { HANDLES_SIGNALS } from '@leadhook/observability';
 import {
   ensureBuilt,
   freePorts,
+  OPERATOR_PORT_SETTING,
+  operatorPorts,
   PORT_SETTING,
   portSettings,
   ROOT,
@@ -16,7 +18,9 @@ import {
 
 /**
  * `pnpm start` for real: the built supervisor runs the four built services, each
- * answers /healthz, /readyz and /metrics on its port, and SIGTERM stops them all
+ * answers /healthz, /readyz and /metrics on its operators' port (intake's and the
+ * api's internal ones; their public ports keep /healthz and a bare /readyz), and
+ * SIGTERM stops them all
  * with exit 0. (`pnpm test` builds first; run alone, this builds what is missing.)
  */
 
@@ -66,11 +70,23 @@ describe('pnpm start (the built supervisor)', () => {
     });
     const exited = new Promise<number | null>((resolve) => supervisor?.once('exit', resolve));
 
-    for (const port of Object.values(ports)) {
+    for (const port of operatorPorts(ports)) {
       expect(await waitForAllChecks(port)).toEqual({ postgres: 'ok', redis: 'ok' });
-      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
       const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
       expect(metrics).toContain('leadhook_process_cpu_user_seconds_total');
+    }
+    for (const port of Object.values(ports)) {
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    }
+    // Intake's and the api's public ports: readiness without detail, no metrics
+    // (docs/operations.md, "What to expose").
+    for (const port of [ports.INTAKE_PORT, ports.API_PORT]) {
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect({ status: ready.status, body: await ready.json() }).toEqual({
+        status: 200,
+        body: { status: 'ok' },
+      });
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
     }
     // Not a terminal: every line on stdout is one JSON object.
     const lines = output.split('\n').filter((line) => line.trim() !== '');
@@ -85,7 +101,6 @@ describe('pnpm start (the built supervisor)', () => {
   }, 60_000);
 });
 
-/** Whether something listens on `port` (the four ports must be closed when pnpm start exits). */
 /**
  * `pnpm <args>` in a process group of its own, as a terminal gives a foreground
  * command, with everything it prints collected in `output`.
@@ -112,6 +127,7 @@ function spawnInGroup(args: string[], env: NodeJS.ProcessEnv) {
   return run;
 }
 
+/** Whether something listens on `port` (every port must be closed when pnpm start exits). */
 function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
@@ -147,7 +163,7 @@ describe('pnpm start (the command, through pnpm)', () => {
       const { ports, env } = await startEnv('test-pnpm-start');
       const pnpm = spawnInGroup(['start'], env);
       group = pnpm.child.pid;
-      for (const port of Object.values(ports)) await waitForAllChecks(port, 60_000);
+      for (const port of operatorPorts(ports)) await waitForAllChecks(port, 60_000);
 
       if (target === 'group') process.kill(-(pnpm.child.pid ?? 0), signal);
       else pnpm.child.kill(signal);
@@ -156,7 +172,7 @@ describe('pnpm start (the command, through pnpm)', () => {
 
       expect({ exit, open }).toEqual({
         exit: { code: 0, signal: null },
-        open: [false, false, false, false],
+        open: Object.values(ports).map(() => false),
       });
       expect(pnpm.output).not.toContain('ELIFECYCLE');
       expect(pnpm.output).not.toContain('killing');
@@ -191,14 +207,20 @@ describe('pnpm --filter <service> start (one process, as operators scale them)',
     async (name) => {
       const { ports, env } = await startEnv(`test-filter-start-${name}`);
       const port = ports[PORT_SETTING[name]];
+      const operatorPort = ports[OPERATOR_PORT_SETTING[name]];
       const pnpm = spawnInGroup(['--filter', `@leadhook/${name}`, 'start'], env);
       group = pnpm.child.pid;
-      await waitForAllChecks(port, 60_000);
+      await waitForAllChecks(operatorPort, 60_000);
       pnpm.child.kill('SIGTERM');
       const exit = await pnpm.exited;
-      expect({ exit, open: await listening(port) }).toEqual({
+      expect({
+        exit,
+        open: await listening(port),
+        operatorOpen: await listening(operatorPort),
+      }).toEqual({
         exit: { code: 0, signal: null },
         open: false,
+        operatorOpen: false,
       });
       expect(pnpm.output).toMatch(new RegExp(`"service":"${name}"[^\\n]*"msg":"stopped"`));
       expect(pnpm.output).not.toContain('ELIFECYCLE');
@@ -226,7 +248,7 @@ describe('pnpm start killed (SIGKILL, the OOM killer)', () => {
     };
     supervisor.stdout?.on('data', keep);
     supervisor.stderr?.on('data', keep);
-    for (const port of Object.values(ports)) await waitForAllChecks(port, 60_000);
+    for (const port of operatorPorts(ports)) await waitForAllChecks(port, 60_000);
     const pids = [...output.matchAll(/"service":"supervisor","child":"[a-z-]+","pid":(\d+)/g)].map(
       (m) => Number(m[1]),
     );
@@ -244,7 +266,7 @@ describe('pnpm start killed (SIGKILL, the OOM killer)', () => {
     };
     await waitFor(async () => (pids.every(gone) ? true : undefined), 30_000);
     const open = await Promise.all(Object.values(ports).map((port) => listening(port)));
-    expect(open).toEqual([false, false, false, false]);
+    expect(open).toEqual(Object.values(ports).map(() => false));
   }, 90_000);
 });
 
@@ -344,6 +366,6 @@ describe('a process stopped while it is still starting', () => {
       expect(output).toMatch(new RegExp(`"service":"${service}"[^\\n]*"msg":"stopped"`));
     }
     const open = await Promise.all(Object.values(ports).map((port) => listening(port)));
-    expect(open).toEqual([false, false, false, false]);
+    expect(open).toEqual(Object.values(ports).map(() => false));
   }, 60_000);
 });

@@ -25,6 +25,18 @@ export const PORT_SETTING = {
   'webhook-worker': 'WEBHOOK_WORKER_PORT',
 } as const satisfies Record<ServiceName, keyof Ports>;
 
+/**
+ * The setting that names each service's operators' port, where /metrics and
+ * /readyz with its checks are (docs/operations.md, "What to expose"): intake's
+ * and the api's internal ports; a worker's one port.
+ */
+export const OPERATOR_PORT_SETTING = {
+  intake: 'INTAKE_INTERNAL_PORT',
+  api: 'API_INTERNAL_PORT',
+  'playbook-worker': 'PLAYBOOK_WORKER_PORT',
+  'webhook-worker': 'WEBHOOK_WORKER_PORT',
+} as const satisfies Record<ServiceName, keyof Ports>;
+
 export function ensureBuilt(): void {
   const built = [
     join(ROOT, 'scripts', 'dist', 'start.js'),
@@ -98,6 +110,8 @@ export async function waitForAllChecks(
 export interface Ports {
   INTAKE_PORT: number;
   API_PORT: number;
+  INTAKE_INTERNAL_PORT: number;
+  API_INTERNAL_PORT: number;
   PLAYBOOK_WORKER_PORT: number;
   WEBHOOK_WORKER_PORT: number;
 }
@@ -111,14 +125,21 @@ export interface Service {
   exited: Promise<number | null>;
 }
 
-/** A free port for each of the four processes. */
+/** A free port for each of the four processes (two each for intake and the api). */
 export async function freePorts(): Promise<Ports> {
   return {
     INTAKE_PORT: await freePort(),
     API_PORT: await freePort(),
+    INTAKE_INTERNAL_PORT: await freePort(),
+    API_INTERNAL_PORT: await freePort(),
     PLAYBOOK_WORKER_PORT: await freePort(),
     WEBHOOK_WORKER_PORT: await freePort(),
   };
+}
+
+/** Each process's operators' port (its /readyz with checks, its /metrics). */
+export function operatorPorts(ports: Ports): number[] {
+  return SERVICES.map((name) => ports[OPERATOR_PORT_SETTING[name]]);
 }
 
 /** The port settings, as environment variables. */
@@ -153,8 +174,7 @@ function spawnCaptured(
   return { child, output: () => output };
 }
 
-/** Resolves once the service on `port` answers /readyz with 200. */
-/** Until every /readyz check of the process on `port` is ok. */
+/** Until every /readyz check of the process whose operators' port is `port` is ok. */
 export async function waitReady(port: number, timeoutMs = 30_000): Promise<void> {
   await waitForAllChecks(port, timeoutMs);
 }
@@ -181,7 +201,7 @@ export async function startService(
     options.keepAllOutput ? Number.POSITIVE_INFINITY : OUTPUT_LIMIT,
   );
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  for (const port of Object.values(chosen)) await waitForAllChecks(port, 60_000);
+  for (const port of operatorPorts(chosen)) await waitForAllChecks(port, 60_000);
   return { ports: chosen, process: child, output, exited };
 }
 
@@ -196,6 +216,11 @@ export async function stopService(service: Service | undefined): Promise<void> {
 export interface ServiceProcess {
   name: ServiceName;
   port: number;
+  /**
+   * Where its /metrics and /readyz with checks are: intake's and the api's
+   * internal port, a worker's `port`.
+   */
+  operatorPort: number;
   process: ChildProcess;
   output(): string;
   /** Resolves with how it ended. */
@@ -208,17 +233,22 @@ export interface ServiceProcess {
 
 /**
  * Starts one built service on `port` with `env` (on top of this process's) and,
- * unless told not to, waits until its /readyz answers 200.
+ * unless told not to, waits until its /readyz answers 200. Intake and the api
+ * get `internalPort` as their internal port, else a free one.
  */
 export async function startProcess(
   name: ServiceName,
   port: number,
   env: Record<string, string>,
-  options: { waitReady?: boolean } = {},
+  options: { waitReady?: boolean; internalPort?: number } = {},
 ): Promise<ServiceProcess> {
+  const operatorSetting = OPERATOR_PORT_SETTING[name];
+  const operatorPort =
+    operatorSetting === PORT_SETTING[name] ? port : (options.internalPort ?? (await freePort()));
   const { child, output } = spawnCaptured(join(ROOT, 'services', name, 'dist', 'main.js'), {
     LOG_LEVEL: 'warn',
     ...env,
+    [operatorSetting]: String(operatorPort),
     [PORT_SETTING[name]]: String(port),
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -228,6 +258,7 @@ export async function startProcess(
   const handle: ServiceProcess = {
     name,
     port,
+    operatorPort,
     process: child,
     output,
     exited,
@@ -240,7 +271,7 @@ export async function startProcess(
   if (options.waitReady !== false) {
     try {
       await Promise.race([
-        waitReady(port, 60_000),
+        waitReady(operatorPort, 60_000),
         exited.then(({ code }) => {
           throw new Error(`exited (${code})`);
         }),
@@ -248,7 +279,7 @@ export async function startProcess(
     } catch (err) {
       let readyz = '';
       try {
-        readyz = await (await fetch(`http://127.0.0.1:${port}/readyz`)).text();
+        readyz = await (await fetch(`http://127.0.0.1:${operatorPort}/readyz`)).text();
       } catch {}
       child.kill('SIGKILL');
       throw new Error(

@@ -101,6 +101,18 @@ describe('docker-compose.yml', () => {
     },
   );
 
+  it.each([
+    ['intake', 'INTAKE_INTERNAL_PORT'],
+    ['api', 'API_INTERNAL_PORT'],
+  ] as const)(
+    'publishes no port of %s but its public one (not %s: docs/operations.md, "What to expose")',
+    (name, internal) => {
+      const published = (service(name).ports ?? []).map(unset).join(' ');
+      expect(published).not.toContain(SETTING_DEFAULTS[internal]);
+      expect(service(name).ports).toHaveLength(1);
+    },
+  );
+
   it.each(LEADHOOK_SERVICES)(
     '%s sets every setting packages/config reads, and only those, to values it accepts',
     (name) => {

@@ -55,7 +55,10 @@ interface Manifest {
   spec?: {
     replicas?: number;
     selector?: Record<string, string> | { matchLabels: Record<string, string> };
-    template?: { metadata: { labels: Record<string, string> }; spec: PodSpec };
+    template?: {
+      metadata: { labels: Record<string, string>; annotations?: Record<string, string> };
+      spec: PodSpec;
+    };
     ports?: { targetPort: string | number }[];
     scaleTargetRef?: { kind: string; name: string };
     maxUnavailable?: number | string;
@@ -79,11 +82,35 @@ const one = (kind: string, name: string) => {
   return found;
 };
 
+/**
+ * Each process's public port and its operators' port (probes, /metrics):
+ * intake's and the api's internal ports; a worker's one port is both.
+ */
 const PROCESSES = [
-  { name: 'intake', port: (c: Config) => c.intakePort, service: true },
-  { name: 'api', port: (c: Config) => c.apiPort, service: true },
-  { name: 'playbook-worker', port: (c: Config) => c.playbookWorkerPort, service: false },
-  { name: 'webhook-worker', port: (c: Config) => c.webhookWorkerPort, service: false },
+  {
+    name: 'intake',
+    port: (c: Config) => c.intakePort,
+    operatorPort: (c: Config) => c.intakeInternalPort,
+    service: true,
+  },
+  {
+    name: 'api',
+    port: (c: Config) => c.apiPort,
+    operatorPort: (c: Config) => c.apiInternalPort,
+    service: true,
+  },
+  {
+    name: 'playbook-worker',
+    port: (c: Config) => c.playbookWorkerPort,
+    operatorPort: (c: Config) => c.playbookWorkerPort,
+    service: false,
+  },
+  {
+    name: 'webhook-worker',
+    port: (c: Config) => c.webhookWorkerPort,
+    operatorPort: (c: Config) => c.webhookWorkerPort,
+    service: false,
+  },
 ] as const;
 
 /**
@@ -166,7 +193,7 @@ describe('infra/k8s', () => {
     );
   });
 
-  describe.each(PROCESSES)('Deployment $name', ({ name, port, service }) => {
+  describe.each(PROCESSES)('Deployment $name', ({ name, port, operatorPort, service }) => {
     const deployment = one('Deployment', name);
     const pod = podOf(deployment);
     const main = pod.containers.find((c) => c.name === name) as Container;
@@ -192,10 +219,20 @@ describe('infra/k8s', () => {
       );
     });
 
-    it('probes /healthz (liveness) and /readyz (readiness) on the port its process listens on', () => {
-      const listens = port(loadConfig(environmentOf(main)));
+    it("probes /healthz (liveness) and /readyz (readiness), and is scraped, on its operators' port", () => {
+      const config = loadConfig(environmentOf(main));
       const http = main.ports?.find((p) => p.name === 'http');
-      expect(http?.containerPort).toBe(listens);
+      expect(http?.containerPort).toBe(port(config));
+      // The internal port where the process has one: a flood filling the public
+      // port's connections must not fail the probes (and restart the pod).
+      const listens = operatorPort(config);
+      if (listens !== port(config)) {
+        expect(main.ports?.find((p) => p.name === 'internal')?.containerPort).toBe(listens);
+      }
+      const annotations = deployment.spec?.template?.metadata.annotations ?? {};
+      expect(annotations['prometheus.io/scrape']).toBe('true');
+      expect(annotations['prometheus.io/port']).toBe(String(listens));
+      expect(annotations['prometheus.io/path']).toBe('/metrics');
       const portOf = (probe: Probe | undefined) => {
         const given = probe?.httpGet?.port;
         return typeof given === 'string'
@@ -235,11 +272,15 @@ describe('infra/k8s', () => {
           selects(s.spec?.selector as Record<string, string>, labels),
         );
         expect(services).toHaveLength(service ? 1 : 0);
+        // Only the public port: the internal one serves metrics and readiness
+        // detail, for the cluster's own probes and Prometheus.
+        const publicPort = port(loadConfig(environmentOf(main)));
         for (const s of services) {
           for (const p of s.spec?.ports ?? []) {
-            expect(
-              main.ports?.some((c) => c.name === p.targetPort || c.containerPort === p.targetPort),
-            ).toBe(true);
+            const target = main.ports?.find(
+              (c) => c.name === p.targetPort || c.containerPort === p.targetPort,
+            );
+            expect(target?.containerPort).toBe(publicPort);
           }
         }
       },

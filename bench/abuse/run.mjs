@@ -76,6 +76,8 @@ const env = {
   REDIS_URL: redisUrl,
   INTAKE_PORT: String(intakePort),
   API_PORT: String(apiPort),
+  INTAKE_INTERNAL_PORT: String(await freePort()),
+  API_INTERNAL_PORT: String(await freePort()),
   LOG_LEVEL: 'warn',
   QUEUE_PREFIX: `bench-abuse-${randomBytes(3).toString('hex')}`,
 };

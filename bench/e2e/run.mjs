@@ -176,6 +176,8 @@ try {
     API_PORT: String(ports.api),
     PLAYBOOK_WORKER_PORT: String(ports['playbook-worker']),
     WEBHOOK_WORKER_PORT: String(ports['webhook-worker']),
+    INTAKE_INTERNAL_PORT: String(await freePort()),
+    API_INTERNAL_PORT: String(await freePort()),
     PUBLIC_BASE_URL: `http://127.0.0.1:${ports.intake}`,
     CONTACT_HOURS: '00:00-24:00',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',

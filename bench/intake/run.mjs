@@ -22,6 +22,7 @@ import {
   benchLead,
   cpuSeconds,
   createBenchTenant,
+  freePort,
   machineTicks,
   postgresPids,
   redisPids,
@@ -67,6 +68,8 @@ const intake = spawn(
       DATABASE_URL: dbUrl,
       REDIS_URL: redisUrl,
       INTAKE_PORT: String(port),
+      // The operators' port (metrics), one the machine has free.
+      INTAKE_INTERNAL_PORT: String(await freePort()),
       LOG_LEVEL: 'warn',
       QUEUE_PREFIX: `bench-${randomBytes(3).toString('hex')}`,
     },

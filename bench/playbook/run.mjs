@@ -138,7 +138,11 @@ try {
   const intakePort = await freePort();
   const intake = spawn('node', ['services/intake/dist/main.js'], {
     cwd: root,
-    env: { ...commonEnv, INTAKE_PORT: String(intakePort) },
+    env: {
+      ...commonEnv,
+      INTAKE_PORT: String(intakePort),
+      INTAKE_INTERNAL_PORT: String(await freePort()),
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   children.push(intake);

@@ -46,8 +46,8 @@ it('answers 503 while PostgreSQL is away, never a 201 it cannot keep, and recove
   await pg.stop('fast');
   const stoppedAt = Date.now();
   await sleep(DOWN_MS);
-  // Alive, not ready: /readyz names PostgreSQL.
-  const ready = await fetch(`${stack.intakeBase}/readyz`);
+  // Alive, not ready: /readyz names PostgreSQL (on the internal port).
+  const ready = await fetch(`${stack.intakeInternalBase}/readyz`);
   expect(ready.status).toBe(503);
   expect(await ready.json()).toMatchObject({ checks: { postgres: expect.any(String) } });
   const starting = Date.now();

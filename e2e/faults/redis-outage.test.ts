@@ -41,7 +41,7 @@ it('answers 201 while Redis is away and catches up from PostgreSQL once it is ba
   await sleep(3000);
   // Intake stays ready (it accepts leads without Redis, so an orchestrator must
   // keep routing sellers to it) and names Redis as unavailable in /readyz.
-  const ready = await fetch(`${stack.intakeBase}/readyz`);
+  const ready = await fetch(`${stack.intakeInternalBase}/readyz`);
   expect(ready.status).toBe(200);
   expect(await ready.json()).toMatchObject({ checks: { redis: 'unavailable' } });
   await sleep(OUTAGE_MS - 3000);

@@ -62,8 +62,16 @@ export class Stack {
   }
 
   /** The port of copy `index` of `name`, the same across restarts. */
-  async port(name: ServiceName, index = 0): Promise<number> {
-    const key = `${name}#${index}`;
+  port(name: ServiceName, index = 0): Promise<number> {
+    return this.portOf(`${name}#${index}`);
+  }
+
+  /** Copy `index`'s internal port (intake, api), the same across restarts. */
+  internalPort(name: ServiceName, index = 0): Promise<number> {
+    return this.portOf(`${name}#${index}:internal`);
+  }
+
+  private async portOf(key: string): Promise<number> {
     let port = this.ports.get(key);
     if (port === undefined) {
       port = await freePort();
@@ -76,14 +84,21 @@ export class Stack {
     return `http://127.0.0.1:${this.ports.get('intake#0')}`;
   }
 
+  /** Intake's internal port: /readyz with its checks, /metrics. */
+  get intakeInternalBase(): string {
+    return `http://127.0.0.1:${this.ports.get('intake#0:internal')}`;
+  }
+
   /** Starts copy `index` of `name` (again) and waits until it is ready. */
   async start(name: ServiceName, index = 0): Promise<ServiceProcess> {
     const port = await this.port(name, index);
     const intakePort = await this.port('intake');
-    const proc = await startProcess(name, port, {
-      ...this.env,
-      PUBLIC_BASE_URL: `http://127.0.0.1:${intakePort}`,
-    });
+    const proc = await startProcess(
+      name,
+      port,
+      { ...this.env, PUBLIC_BASE_URL: `http://127.0.0.1:${intakePort}` },
+      { internalPort: await this.internalPort(name, index) },
+    );
     const list = this.copies.get(name) ?? [];
     list[index] = proc;
     this.copies.set(name, list);

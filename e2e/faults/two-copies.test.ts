@@ -36,7 +36,7 @@ it('runs each enrollment, step, delivery and attempt once with two copies of eac
   // series exists at 0 from the start, so the count must be above 0.
   for (const name of ['playbook-worker', 'webhook-worker'] as const) {
     for (const copy of scenario.stack.copies.get(name) ?? []) {
-      const metrics = await (await fetch(`http://127.0.0.1:${copy.port}/metrics`)).text();
+      const metrics = await (await fetch(`http://127.0.0.1:${copy.operatorPort}/metrics`)).text();
       const counter =
         name === 'playbook-worker'
           ? /^leadhook_playbook_steps_total\{[^}]*result="(delivered|voicemail)"[^}]*\} [1-9]\d*$/m

@@ -16,6 +16,8 @@ describe('loadConfig', () => {
       publicBaseUrl: 'http://localhost:3000',
       intakePort: 3000,
       apiPort: 3001,
+      intakeInternalPort: 3004,
+      apiInternalPort: 3005,
       playbookWorkerPort: 3002,
       webhookWorkerPort: 3003,
       webhookTimeoutMs: 15000,
@@ -24,6 +26,12 @@ describe('loadConfig', () => {
       intakeMaxBodyBytes: 65536,
       duplicateWindowDays: 30,
       logLevel: 'info',
+      http: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 65_000,
+        maxConnections: 1024,
+      },
     });
     expect(config.webhookRetryScheduleMs).toEqual([
       0, 5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
@@ -72,6 +80,21 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     const named = (error as ConfigError).problems.map((p) => p.split(':')[0]);
     expect(named).toEqual([...SETTING_NAMES]);
+  });
+
+  it('refuses a headers timeout longer than the request timeout (Node would not start)', () => {
+    expect(() =>
+      loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '40000', HTTP_REQUEST_TIMEOUT_MS: '30000' }),
+    ).toThrow(/HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS/);
+  });
+
+  it('refuses an internal port equal to its public one (metrics would face the internet)', () => {
+    expect(() => loadConfig({ INTAKE_PORT: '8080', INTAKE_INTERNAL_PORT: '8080' })).toThrow(
+      /INTAKE_INTERNAL_PORT: must differ from INTAKE_PORT/,
+    );
+    expect(() => loadConfig({ API_PORT: '8081', API_INTERNAL_PORT: '8081' })).toThrow(
+      /API_INTERNAL_PORT: must differ from API_PORT/,
+    );
   });
 
   it('trims a trailing slash from PUBLIC_BASE_URL', () => {

@@ -19,12 +19,32 @@ export type SimulatedSmsOutcome = 'delivered' | 'failed' | 'undeliverable';
 /** What the simulation provider answers for every call it is asked to place. */
 export type SimulatedCallOutcome = 'answered' | 'voicemail' | 'failed' | 'undeliverable';
 
+/**
+ * How every HTTP server of leadhook treats slow and idle clients
+ * (docs/operations.md, "Settings"): the same for intake, the api and the
+ * workers' health servers, public and internal ports alike.
+ */
+export interface HttpServerSettings {
+  /** A connection must have sent a request's headers this long after it began. */
+  readonly headersTimeoutMs: number;
+  /** ...and the whole request, body included. At least headersTimeoutMs. */
+  readonly requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this long. */
+  readonly keepAliveTimeoutMs: number;
+  /** Connections one server holds at once; the next ones are closed on arrival. */
+  readonly maxConnections: number;
+}
+
 export interface Config {
   readonly databaseUrl: string;
   readonly redisUrl: string;
   readonly publicBaseUrl: string;
   readonly intakePort: number;
   readonly apiPort: number;
+  /** Intake's port for operators: /metrics, /readyz with its checks, /healthz. */
+  readonly intakeInternalPort: number;
+  /** The api's port for operators, as intake's. */
+  readonly apiInternalPort: number;
   readonly playbookWorkerPort: number;
   readonly webhookWorkerPort: number;
   readonly webhookTimeoutMs: number;
@@ -65,6 +85,7 @@ export interface Config {
    * (`whsec_…`, Standard Webhooks); null (unset) turns the provider hooks off.
    */
   readonly providerWebhookSecret: string | null;
+  readonly http: HttpServerSettings;
 }
 
 /** Thrown with every problem found, each naming its variable. */
@@ -222,6 +243,8 @@ export const SETTING_DEFAULTS = {
   PUBLIC_BASE_URL: 'http://localhost:3000',
   INTAKE_PORT: '3000',
   API_PORT: '3001',
+  INTAKE_INTERNAL_PORT: '3004',
+  API_INTERNAL_PORT: '3005',
   PLAYBOOK_WORKER_PORT: '3002',
   WEBHOOK_WORKER_PORT: '3003',
   WEBHOOK_TIMEOUT_MS: '15000',
@@ -242,6 +265,10 @@ export const SETTING_DEFAULTS = {
   OUTBOX_RETENTION: '7d',
   ATTEMPT_BODY_RETENTION: '30d',
   PROVIDER_WEBHOOK_SECRET: '',
+  HTTP_HEADERS_TIMEOUT_MS: '10000',
+  HTTP_REQUEST_TIMEOUT_MS: '30000',
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
+  HTTP_MAX_CONNECTIONS: '1024',
 } as const satisfies Record<string, string>;
 
 export type SettingName = keyof typeof SETTING_DEFAULTS;
@@ -288,6 +315,8 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl: read('PUBLIC_BASE_URL', (t) => url(['http:', 'https:'])(t).replace(/\/+$/, '')),
     intakePort: read('INTAKE_PORT', port),
     apiPort: read('API_PORT', port),
+    intakeInternalPort: read('INTAKE_INTERNAL_PORT', port),
+    apiInternalPort: read('API_INTERNAL_PORT', port),
     playbookWorkerPort: read('PLAYBOOK_WORKER_PORT', port),
     webhookWorkerPort: read('WEBHOOK_WORKER_PORT', port),
     webhookTimeoutMs: read('WEBHOOK_TIMEOUT_MS', positive),
@@ -314,7 +343,24 @@ export function loadConfig(env: Env = process.env): Config {
     outboxRetentionMs: read('OUTBOX_RETENTION', retention),
     attemptBodyRetentionMs: read('ATTEMPT_BODY_RETENTION', retention),
     providerWebhookSecret: read('PROVIDER_WEBHOOK_SECRET', webhookSecret),
+    http: Object.freeze({
+      headersTimeoutMs: read('HTTP_HEADERS_TIMEOUT_MS', positive),
+      requestTimeoutMs: read('HTTP_REQUEST_TIMEOUT_MS', positive),
+      keepAliveTimeoutMs: read('HTTP_KEEP_ALIVE_TIMEOUT_MS', positive),
+      maxConnections: read('HTTP_MAX_CONNECTIONS', positive),
+    }),
   };
+  // Node refuses a server whose headers may take longer than the whole request.
+  if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
+    problems.push('HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  }
+  // A process's internal port must not be its public one: /metrics would face sellers.
+  if (config.intakeInternalPort === config.intakePort) {
+    problems.push('INTAKE_INTERNAL_PORT: must differ from INTAKE_PORT');
+  }
+  if (config.apiInternalPort === config.apiPort) {
+    problems.push('API_INTERNAL_PORT: must differ from API_PORT');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }

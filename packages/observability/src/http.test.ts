@@ -1,7 +1,7 @@
 import express from 'express';
 import { Registry } from 'prom-client';
 import request from 'supertest';
-import { healthRoutes } from './http.js';
+import { healthRoutes, publicHealthRoutes } from './http.js';
 
 const up = () => Promise.resolve();
 const down = () => Promise.reject(new Error('ECONNREFUSED'));
@@ -43,5 +43,30 @@ describe('/readyz', () => {
     )
       .get('/readyz')
       .expect(503);
+  });
+});
+
+describe('publicHealthRoutes: what a public port answers', () => {
+  const publicApp = (options: Parameters<typeof publicHealthRoutes>[0]) =>
+    express().use(publicHealthRoutes(options));
+
+  it('gives /readyz its status and nothing that names a dependency', async () => {
+    const ready = await request(
+      publicApp({ checks: { postgres: up }, optionalChecks: { redis: down } }),
+    )
+      .get('/readyz')
+      .expect(200);
+    expect(ready.body).toEqual({ status: 'ok' });
+    const unavailable = await request(publicApp({ checks: { postgres: down } }))
+      .get('/readyz')
+      .expect(503);
+    expect(unavailable.body).toEqual({ status: 'unavailable' });
+    expect(unavailable.text).not.toMatch(/postgres/);
+  });
+
+  it('answers /healthz and has no /metrics', async () => {
+    const app = publicApp({ checks: { postgres: up } });
+    expect((await request(app).get('/healthz').expect(200)).body).toEqual({ status: 'ok' });
+    await request(app).get('/metrics').expect(404);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import express, { type RequestHandler, type Response, type Router } from 'express';
+import express, { type Express, type RequestHandler, type Response, type Router } from 'express';
 import type { Registry } from 'prom-client';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -126,7 +126,8 @@ export const standardHeaders: RequestHandler = (_req, res, next) => {
 
 export type ReadinessCheck = () => Promise<unknown>;
 
-export interface HealthOptions {
+/** What /readyz checks. */
+export interface ReadinessOptions {
   /** Named dependency checks; /readyz answers 503 when any fails or takes > 2 s. */
   checks: Record<string, ReadinessCheck>;
   /**
@@ -135,6 +136,9 @@ export interface HealthOptions {
    * their jobs later); an orchestrator must keep routing sellers to it.
    */
   optionalChecks?: Record<string, ReadinessCheck>;
+}
+
+export interface HealthOptions extends ReadinessOptions {
   registry: Registry;
 }
 
@@ -149,23 +153,72 @@ async function runCheck(check: ReadinessCheck): Promise<'ok' | 'unavailable'> {
   }
 }
 
-/** GET /healthz (alive), GET /readyz (dependencies reachable), GET /metrics. */
+async function readiness(
+  options: ReadinessOptions,
+): Promise<{ ready: boolean; checks: Record<string, 'ok' | 'unavailable'> }> {
+  const all = { ...options.optionalChecks, ...options.checks };
+  const names = Object.keys(all);
+  const results = await Promise.all(names.map((n) => runCheck(all[n]!)));
+  const checks = Object.fromEntries(names.map((n, i) => [n, results[i]!]));
+  const ready = names.every((n, i) => !(n in options.checks) || results[i] === 'ok');
+  return { ready, checks };
+}
+
+/**
+ * GET /healthz (alive), GET /readyz (dependencies reachable, each named with its
+ * state) and GET /metrics: an operator's routes, for a port that is not exposed
+ * (docs/operations.md, "What to expose").
+ */
 export function healthRoutes(options: HealthOptions): Router {
   const router = express.Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  const all = { ...options.optionalChecks, ...options.checks };
-  const required = new Set(Object.keys(options.checks));
   router.get('/readyz', async (_req, res) => {
-    const names = Object.keys(all);
-    const results = await Promise.all(names.map((n) => runCheck(all[n]!)));
-    const checks = Object.fromEntries(names.map((n, i) => [n, results[i]]));
-    const ready = names.every((n, i) => !required.has(n) || results[i] === 'ok');
+    const { ready, checks } = await readiness(options);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks });
   });
   router.get('/metrics', async (_req, res) => {
     res.type(options.registry.contentType).send(await options.registry.metrics());
   });
   return router;
+}
+
+/**
+ * GET /healthz and GET /readyz for a public port: the load balancer in front may
+ * probe them, so /readyz gives its status code and `{"status":"ok"|"unavailable"}`
+ * but names no dependency; the detail and /metrics are on the internal port.
+ */
+export function publicHealthRoutes(options: ReadinessOptions): Router {
+  const router = express.Router();
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/readyz', async (_req, res) => {
+    const { ready } = await readiness(options);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable' });
+  });
+  return router;
+}
+
+export interface OperatorAppOptions extends ReadinessOptions {
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/**
+ * The app of an operators' port (intake's and the api's internal ports, a
+ * worker's port): healthRoutes, and a JSON 404 for anything else.
+ */
+export function operatorApp(options: OperatorAppOptions): Express {
+  const { logger, metrics } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(standardHeaders);
+  app.use(httpObservability({ logger, metrics }));
+  app.use(healthRoutes({ ...options, registry: metrics.registry }));
+  app.use((_req, res) => {
+    res.status(404).json({ error: { code: 'not_found', message: 'not found' } });
+  });
+  return app;
 }

@@ -1,5 +1,19 @@
-export type { HealthOptions, HttpObservabilityOptions, ReadinessCheck } from './http.js';
-export { healthRoutes, httpObservability, standardHeaders } from './http.js';
+export type {
+  HealthOptions,
+  HttpObservabilityOptions,
+  OperatorAppOptions,
+  ReadinessCheck,
+  ReadinessOptions,
+} from './http.js';
+export {
+  healthRoutes,
+  httpObservability,
+  operatorApp,
+  publicHealthRoutes,
+  standardHeaders,
+} from './http.js';
+export type { HttpServerSettings } from './http-server.js';
+export { CONNECTIONS_CHECK_INTERVAL_MS, createHttpServer } from './http-server.js';
 export type { ProcessLifecycle, StopReason } from './lifecycle.js';
 export { closeServer, HANDLES_SIGNALS, listen, runProcess } from './lifecycle.js';
 export type { Logger, LoggerConfig } from './logger.js';

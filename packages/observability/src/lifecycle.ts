@@ -99,14 +99,6 @@ export function runProcess(lifecycle: ProcessLifecycle): void {
 }
 
 /**
- * Idle keep-alive connections are kept longer than a load balancer keeps its own
- * (60 s on the common ones), so the balancer closes them first: when the server
- * closes one the balancer is reusing, that request fails (a 502 for the seller).
- * Node's default is 5 s.
- */
-export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
-
-/**
  * Stops accepting connections and resolves when in-flight requests finished.
  * A keep-alive client under load never leaves its connection idle, and close()
  * alone would keep serving it until the shutdown bound killed the process with
@@ -133,9 +125,6 @@ export function closeServer(server: Server): Promise<void> {
 
 /** Listens and resolves with the bound port (0 = any free port, for tests). */
 export function listen(server: Server, port: number, host?: string): Promise<number> {
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  // Must exceed keepAliveTimeout, or a request arriving on an idle connection can be cut.
-  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -3,6 +3,12 @@ import { loadConfig } from '@leadhook/config';
 import { createPool, type Pool } from '@leadhook/db';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
+import {
+  overTheCap,
+  statusesIn,
+  trickleBody,
+  trickleHeaders,
+} from '@leadhook/observability/testing';
 import { QueueSet } from '@leadhook/queue';
 import request from 'supertest';
 import {
@@ -56,7 +62,7 @@ async function start(
   });
   running.push(runtime);
   const { port } = await runtime.start();
-  return { runtime, prefix, http: request(`http://127.0.0.1:${port}`) };
+  return { runtime, prefix, port, http: request(`http://127.0.0.1:${port}`) };
 }
 
 /** The value of one series in Prometheus text, or undefined when it is absent. */
@@ -72,6 +78,44 @@ function sample(
   }
   return undefined;
 }
+
+// The worker's health server takes the HTTP_* settings as intake and the api do
+// (docs/operations.md, "Settings"): small values here, generous margins on a
+// loaded machine; Node's defaults would hold these clients for minutes.
+describe("the health server's limits on slow and many clients", () => {
+  const SLOW = {
+    HTTP_HEADERS_TIMEOUT_MS: '500',
+    HTTP_REQUEST_TIMEOUT_MS: '1500',
+    HTTP_MAX_CONNECTIONS: '3',
+  };
+
+  it('closes a connection whose headers trickle in, soon after the headers timeout', async () => {
+    const { port } = await start(SLOW);
+    const ended = await trickleHeaders(port, { intervalMs: 50 });
+    expect(ended.afterMs).toBeGreaterThanOrEqual(450);
+    expect(ended.afterMs).toBeLessThan(500 + 1000 + 3000);
+    expect(statusesIn(ended.received)).toEqual([408]);
+  });
+
+  it('cuts a body trickled after complete headers at the request timeout', async () => {
+    const { port } = await start(SLOW);
+    const ended = await trickleBody(port, { path: '/healthz', intervalMs: 50 });
+    expect(ended.afterMs).toBeGreaterThanOrEqual(1450);
+    expect(ended.afterMs).toBeLessThan(1500 + 1000 + 3000);
+  });
+
+  it('closes the connection over HTTP_MAX_CONNECTIONS, and keeps serving the others', async () => {
+    const { port } = await start({
+      ...SLOW,
+      HTTP_HEADERS_TIMEOUT_MS: '10000',
+      HTTP_REQUEST_TIMEOUT_MS: '10000',
+    });
+    const { first, extra, again } = await overTheCap(port, 3);
+    expect(first).toEqual([200, 200, 200]);
+    expect(extra).toBeUndefined();
+    expect(again).toEqual([200, 200, 200]);
+  });
+});
 
 describe('the drain deadline', () => {
   it.each([

@@ -1,20 +1,18 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Config } from '@leadhook/config';
 import { createPool, type Pool } from '@leadhook/db';
 import {
   closeServer,
+  createHttpServer,
   createLogger,
   createMetrics,
-  healthRoutes,
-  httpObservability,
   type Logger,
   listen,
   type Metrics,
+  operatorApp,
   runProcess,
-  standardHeaders,
 } from '@leadhook/observability';
 import { OutboxRelay, type OutboxTopic, QueueSet } from '@leadhook/queue';
-import express from 'express';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge } from 'prom-client';
 import { RETENTION_KINDS, RetentionJob } from './retention.js';
@@ -189,23 +187,17 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
     },
   });
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(standardHeaders);
-  app.use(httpObservability({ logger, metrics }));
-  app.use(
-    healthRoutes({
-      checks: {
-        postgres: () => pool.query('SELECT 1'),
-        redis: () => redis.ping(),
-      },
-      registry: metrics.registry,
-    }),
-  );
-  app.use((_req, res) => {
-    res.status(404).json({ error: { code: 'not_found', message: 'not found' } });
+  // The worker's port is an operators' one (docs/operations.md, "What to expose"),
+  // with the HTTP_* limits of every server.
+  const app = operatorApp({
+    logger,
+    metrics,
+    checks: {
+      postgres: () => pool.query('SELECT 1'),
+      redis: () => redis.ping(),
+    },
   });
-  const server: Server = createServer(app);
+  const server: Server = createHttpServer(app, config.http, logger);
 
   const started: WorkerComponent[] = [];
   let listening = false;

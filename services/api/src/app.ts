@@ -2,10 +2,12 @@ import { ActivityRecorder } from '@leadhook/activities';
 import { isUtf8ContentType } from '@leadhook/contracts';
 import type { PrismaClient } from '@leadhook/db';
 import {
-  healthRoutes,
   httpObservability,
   type Logger,
   type Metrics,
+  operatorApp,
+  publicHealthRoutes,
+  type ReadinessOptions,
   standardHeaders,
 } from '@leadhook/observability';
 import type { QueueSet } from '@leadhook/queue';
@@ -180,10 +182,29 @@ export function apiRouter(deps: ApiDeps): Router {
 }
 
 /**
- * The management API (docs/api.md) with health, readiness and metrics. Ready
- * means PostgreSQL answers: Redis is reported in /readyz but optional, since the
- * API's only use of it is the fast-path enqueue of a reported activity, which
+ * Ready means PostgreSQL answers: Redis is reported in /readyz but optional, since
+ * the API's only use of it is the fast-path enqueue of a reported activity, which
  * fails fast and is covered by the outbox row committed with the activity.
+ */
+function readiness(deps: ApiDeps): ReadinessOptions {
+  return {
+    checks: { postgres: () => deps.prisma.$queryRaw`SELECT 1` },
+    optionalChecks: { redis: () => deps.queues.redis.ping() },
+  };
+}
+
+/**
+ * The api's internal port, for operators only: /metrics, /readyz naming each
+ * dependency, /healthz (docs/operations.md, "What to expose").
+ */
+export function createInternalApp(deps: ApiDeps): Express {
+  return operatorApp({ logger: deps.logger, metrics: deps.metrics, ...readiness(deps) });
+}
+
+/**
+ * The management API (docs/api.md) with /healthz and a /readyz that gives its
+ * status but names no dependency (a load balancer may probe them); metrics and
+ * the readiness detail are createInternalApp's.
  */
 export function createApp(deps: ApiDeps): Express {
   const app = express();
@@ -202,13 +223,7 @@ export function createApp(deps: ApiDeps): Express {
       routes: routeTemplates(api, API_PREFIX),
     }),
   );
-  app.use(
-    healthRoutes({
-      checks: { postgres: () => deps.prisma.$queryRaw`SELECT 1` },
-      optionalChecks: { redis: () => deps.queues.redis.ping() },
-      registry: deps.metrics.registry,
-    }),
-  );
+  app.use(publicHealthRoutes(readiness(deps)));
   app.use(API_PREFIX, api);
   app.use(routeNotFound);
   app.use(errorHandler(deps.logger));

@@ -1,15 +1,15 @@
-import { createServer } from 'node:http';
 import { loadConfigOrExit } from '@leadhook/config';
 import { createPrisma } from '@leadhook/db';
 import {
   closeServer,
+  createHttpServer,
   createLogger,
   createMetrics,
   listen,
   runProcess,
 } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
-import { createApp } from './app.js';
+import { createApp, createInternalApp } from './app.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger({ service: 'api', level: config.logLevel });
@@ -21,7 +21,7 @@ const prisma = createPrisma({ databaseUrl: config.databaseUrl });
 // /readyz reports Redis without making it a condition of readiness (app.ts).
 const queues = new QueueSet({ redisUrl: config.redisUrl, prefix: config.queuePrefix });
 
-const app = createApp({
+const deps = {
   prisma,
   logger,
   metrics,
@@ -35,17 +35,22 @@ const app = createApp({
     trustProxy: config.trustProxy,
     redisKeyPrefix: config.queuePrefix,
   },
-});
-const server = createServer(app);
+};
+// The public port serves the API and bare /healthz and /readyz; /metrics and
+// /readyz's checks are on the internal port (docs/operations.md, "What to expose").
+const server = createHttpServer(createApp(deps), config.http, logger);
+const internal = createHttpServer(createInternalApp(deps), config.http, logger);
 runProcess({
   logger,
   timeoutMs: config.shutdownTimeoutMs,
   async start() {
+    const internalPort = await listen(internal, config.apiInternalPort);
     const port = await listen(server, config.apiPort);
-    logger.info({ port }, 'api listening');
+    logger.info({ port, internal_port: internalPort }, 'api listening');
   },
   async stop() {
     if (server.listening) await closeServer(server);
+    if (internal.listening) await closeServer(internal);
     await Promise.allSettled([prisma.$disconnect(), queues.close()]);
   },
 });

@@ -3,13 +3,15 @@ import { createLogger, createMetrics } from '@leadhook/observability';
 import { OutboxRelay, outboxTopicsRelayedBy } from '@leadhook/queue';
 import { closedPort, freePort, PrivateRedis, waitFor } from '@leadhook/worker-runtime/testing';
 import request from 'supertest';
-import { createApp } from './app.js';
+import { createApp, createInternalApp } from './app.js';
 import { type Harness, playbookBody, sourceBody, startHarness } from './testing/harness.js';
 import { createLead } from './testing/leads.factory.js';
 
 // The api needs PostgreSQL; Redis only carries the fast-path announcement of a
 // reported activity, which the outbox row committed with it covers. So /readyz
 // names Redis but stays 200 without it, as intake's does (docs/operations.md, "Health and readiness").
+// The checks are named on the internal port only; the public /readyz gives the
+// status alone (docs/operations.md, "What to expose").
 
 describe('api /readyz and Redis', () => {
   let redis: PrivateRedis;
@@ -35,9 +37,12 @@ describe('api /readyz and Redis', () => {
 
   it('is ready with Redis up and names both checks', async () => {
     await waitFor(() => h.queues.redis.status === 'ready');
-    const res = await request(h.app).get('/readyz');
+    const res = await request(h.internal).get('/readyz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
+    const bare = await request(h.app).get('/readyz');
+    expect(bare.status).toBe(200);
+    expect(bare.body).toEqual({ status: 'ok' });
   });
 
   it('is not ready without PostgreSQL, whatever Redis says', async () => {
@@ -45,19 +50,22 @@ describe('api /readyz and Redis', () => {
       databaseUrl: `postgresql://postgres@127.0.0.1:${await closedPort()}/x`,
     });
     try {
-      const app = createApp({
+      const deps = {
         prisma,
         logger: createLogger({ service: 'api-test', level: 'silent' }),
         metrics: createMetrics('api-test'),
         queues: h.queues,
         options: { publicBaseUrl: 'https://leads.example.test' },
-      });
-      const res = await request(app).get('/readyz');
+      };
+      const res = await request(createInternalApp(deps)).get('/readyz');
       expect(res.status).toBe(503);
       expect(res.body).toEqual({
         status: 'unavailable',
         checks: { postgres: 'unavailable', redis: 'ok' },
       });
+      const bare = await request(createApp(deps)).get('/readyz');
+      expect(bare.status).toBe(503);
+      expect(bare.body).toEqual({ status: 'unavailable' });
     } finally {
       await prisma.$disconnect();
     }
@@ -67,7 +75,7 @@ describe('api /readyz and Redis', () => {
     await redis.stop();
     await waitFor(() => h.queues.redis.status !== 'ready');
 
-    const ready = await request(h.app).get('/readyz');
+    const ready = await request(h.internal).get('/readyz');
     expect(ready.status).toBe(200);
     expect(ready.body).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'unavailable' } });
 

@@ -17,7 +17,7 @@ afterAll(async () => {
 
 /** `route` → `status` → count, of leadhook_http_requests_total for `method`. */
 async function counted(method: string): Promise<Map<string, Map<string, number>>> {
-  const res = await request(h.app).get('/metrics');
+  const res = await request(h.internal).get('/metrics');
   expect(res.status).toBe(200);
   const counts = new Map<string, Map<string, number>>();
   for (const line of res.text.split('\n')) {

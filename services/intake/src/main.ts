@@ -1,17 +1,21 @@
 /**
- * The intake process: reads configuration, builds the app, serves it with
- * /healthz, /readyz (PostgreSQL; Redis reported but optional) and /metrics, and
- * drains on SIGTERM or SIGINT, also one that comes while it is still starting.
+ * The intake process: reads configuration, builds the app and serves it on the
+ * public port with /healthz and a /readyz that names no dependency; /metrics and
+ * /readyz with its checks (PostgreSQL; Redis reported but optional) are on the
+ * internal port (docs/operations.md, "What to expose"). Drains on SIGTERM or
+ * SIGINT, also one that comes while it is still starting.
  */
-import { createServer } from 'node:http';
 import { loadConfigOrExit } from '@leadhook/config';
 import { createPool } from '@leadhook/db';
 import {
   closeServer,
+  createHttpServer,
   createLogger,
   createMetrics,
-  healthRoutes,
   listen,
+  operatorApp,
+  publicHealthRoutes,
+  type ReadinessOptions,
   runProcess,
 } from '@leadhook/observability';
 import { createRedis, QueueSet } from '@leadhook/queue';
@@ -26,6 +30,14 @@ const queues = new QueueSet({
   redisUrl: config.redisUrl,
   prefix: config.queuePrefix,
 });
+
+const readiness: ReadinessOptions = {
+  checks: { postgres: () => pool.query('SELECT 1') },
+  // Intake accepts leads while Redis is away (the outbox relay enqueues them
+  // later, the limiter lets requests through): reported, never "not ready",
+  // so a load balancer keeps sending sellers here.
+  optionalChecks: { redis: () => redis.ping() },
+};
 
 const app = createApp({
   pool,
@@ -42,28 +54,29 @@ const app = createApp({
     redisKeyPrefix: config.queuePrefix,
     providerWebhookSecret: config.providerWebhookSecret,
   },
-  health: healthRoutes({
-    checks: { postgres: () => pool.query('SELECT 1') },
-    // Intake accepts leads while Redis is away (the outbox relay enqueues them
-    // later, the limiter lets requests through): reported, never "not ready",
-    // so a load balancer keeps sending sellers here.
-    optionalChecks: { redis: () => redis.ping() },
-    registry: metrics.registry,
-  }),
+  health: publicHealthRoutes(readiness),
 });
 
-const server = createServer(app);
+const server = createHttpServer(app, config.http, logger);
+const internal = createHttpServer(
+  operatorApp({ logger, metrics, ...readiness }),
+  config.http,
+  logger,
+);
 runProcess({
   logger,
   timeoutMs: config.shutdownTimeoutMs,
   async start() {
+    const internalPort = await listen(internal, config.intakeInternalPort);
     const port = await listen(server, config.intakePort);
-    logger.info({ port }, 'intake listening');
+    logger.info({ port, internal_port: internalPort }, 'intake listening');
   },
   async stop() {
     // Stop accepting and let in-flight requests finish; a lead they committed is
     // enrolled through its outbox row even if its fast-path enqueue is cut short.
     if (server.listening) await closeServer(server);
+    // Probes and scrapes are answered until the public port has drained.
+    if (internal.listening) await closeServer(internal);
     await queues.close();
     redis.disconnect();
     await pool.end();

@@ -5,7 +5,7 @@ import { createLogger, createMetrics } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
 import type { Express } from 'express';
 import supertest from 'supertest';
-import { type ApiOptions, createApp } from '../app.js';
+import { type ApiDeps, type ApiOptions, createApp, createInternalApp } from '../app.js';
 import { expectDocumentedResponse } from './openapi-responses.js';
 
 export { waitFor } from '@leadhook/worker-runtime/testing';
@@ -15,6 +15,8 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 
 export interface Harness {
   app: Express;
+  /** The internal port's app (/metrics, /readyz with its checks), on the app's metrics. */
+  internal: Express;
   prisma: PrismaClient;
   db: TestDatabase;
   /** Producers on a queue prefix of this test file's own. */
@@ -49,27 +51,29 @@ export async function startHarness(
   const prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
   const prefix = `test-api-${randomBytes(4).toString('hex')}`;
   const queues = new QueueSet({ redisUrl, prefix });
-  const appWith = (extra: Partial<ApiOptions>) =>
-    createApp({
-      prisma,
-      logger: createLogger({ service: 'api-test', level: 'silent' }),
-      metrics: createMetrics('api-test'),
-      queues,
-      // Rate limits off unless a test turns them on: every test file sends from
-      // 127.0.0.1, many requests a second. Counters live under the file's prefix.
-      options: {
-        publicBaseUrl: `${PUBLIC_BASE_URL}/`,
-        rateLimitPerKey: 0,
-        rateLimitPerAddress: 0,
-        redisKeyPrefix: prefix,
-        ...options,
-        ...extra,
-      },
-    });
-  const app = appWith({});
+  const depsWith = (extra: Partial<ApiOptions>): ApiDeps => ({
+    prisma,
+    logger: createLogger({ service: 'api-test', level: 'silent' }),
+    metrics: createMetrics('api-test'),
+    queues,
+    // Rate limits off unless a test turns them on: every test file sends from
+    // 127.0.0.1, many requests a second. Counters live under the file's prefix.
+    options: {
+      publicBaseUrl: `${PUBLIC_BASE_URL}/`,
+      rateLimitPerKey: 0,
+      rateLimitPerAddress: 0,
+      redisKeyPrefix: prefix,
+      ...options,
+      ...extra,
+    },
+  });
+  const appWith = (extra: Partial<ApiOptions>) => createApp(depsWith(extra));
+  const deps = depsWith({});
+  const app = createApp(deps);
   let counter = 0;
   return {
     app,
+    internal: createInternalApp(deps),
     prisma,
     db,
     queues,

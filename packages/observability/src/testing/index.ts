@@ -1,0 +1,8 @@
+export {
+  type Ended,
+  overTheCap,
+  RawConnection,
+  statusesIn,
+  trickleBody,
+  trickleHeaders,
+} from './slow-clients.js';
