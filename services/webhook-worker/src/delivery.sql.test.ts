@@ -126,7 +126,7 @@ async function claimAlone(deliveryId: string): Promise<Record<string, unknown> |
   return rows[0]?.step;
 }
 
-/** webhook_record_attempts, as the worker calls it (recordAttempts in delivery.job.ts). */
+/** webhook_record_attempts, as the worker calls it (recordAttempts in delivery/delivery.queries.ts). */
 async function recordBatch(
   items: {
     delivery_id: string;

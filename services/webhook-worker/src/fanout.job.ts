@@ -1,13 +1,11 @@
 import { answersByItem } from './batch-answers.js';
-import {
-  type AttemptReport,
-  leaseMs,
-  logAttempt,
-  releaseLease,
-  runClaimed,
-  stepFromJson,
-} from './delivery.job.js';
-import { enqueueNewDeliveries, enqueueOrLog, jittered, type WebhookDeps } from './webhook.deps.js';
+import { type AttemptReport, logAttempt } from './delivery/attempt.sender.js';
+import { runClaimed } from './delivery/chain.runner.js';
+import { claimedDeliveryFromRow } from './delivery/claimed-delivery.model.js';
+import { leaseMs } from './delivery/delivery.queries.js';
+import { releaseLease } from './delivery/hand-back.handler.js';
+import { jittered } from './delivery/retry.policy.js';
+import { enqueueNewDeliveries, enqueueOrLog, type WebhookDeps } from './webhook.deps.js';
 
 export type FanOutResult =
   | {
@@ -103,10 +101,10 @@ export async function fanOut(
   if (row.result !== 'fanned_out') return { kind: row.result };
 
   for (const claimed of row.claimed ?? []) {
-    const step = stepFromJson(claimed);
+    const delivery = claimedDeliveryFromRow(claimed);
     const started = slots?.run(async () => {
       try {
-        const result = await runClaimed(deps, step, onAttempt);
+        const result = await runClaimed(deps, delivery, onAttempt);
         // No job holds it: one waits in Redis for a worker that is not stopping.
         if (result.kind === 'handed_back') {
           await enqueueOrLog(deps, result.deliveryId, result.attempt, null);
@@ -114,7 +112,7 @@ export async function fanOut(
       } catch (err) {
         // Its lease lapses and the reconciler enqueues it again (at-least-once).
         deps.logger.error(
-          { err, delivery_id: step.delivery_id },
+          { err, delivery_id: delivery.delivery_id },
           'delivery failed; the reconciler will retry it once its lease lapses',
         );
       }
@@ -123,16 +121,16 @@ export async function fanOut(
       // Stopping: its lease (from the claim, just now) is handed back and a job
       // waits in Redis for a worker that is not stopping, as for an interrupted
       // attempt; failing that, the reconciler sends it once the lease lapses.
-      const failure = await releaseLease(deps, step, new Date(Date.now() + leaseMs(deps)));
+      const failure = await releaseLease(deps, delivery, new Date(Date.now() + leaseMs(deps)));
       if (failure === undefined) {
-        await enqueueOrLog(deps, step.delivery_id, step.attempt_count, null);
+        await enqueueOrLog(deps, delivery.delivery_id, delivery.attempt_count, null);
         deps.logger.info(
-          { delivery_id: step.delivery_id },
+          { delivery_id: delivery.delivery_id },
           'stopping: claimed delivery handed back unsent',
         );
       } else {
         deps.logger.info(
-          { delivery_id: step.delivery_id, err: failure },
+          { delivery_id: delivery.delivery_id, err: failure },
           'stopping: delivery left to the reconciler once its lease lapses',
         );
       }

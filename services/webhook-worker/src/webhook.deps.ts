@@ -3,7 +3,8 @@ import type { Logger } from '@leadhook/observability';
 import { QUEUES, type QueueSet } from '@leadhook/queue';
 import type { AttemptResult, Resolve } from '@leadhook/webhooks';
 import type { Counter, Histogram } from 'prom-client';
-import type { AttemptRecord, Step } from './delivery.job.js';
+import type { ClaimedDelivery } from './delivery/claimed-delivery.model.js';
+import type { AttemptRecord } from './delivery/delivery.queries.js';
 import type { FanOutItem, FanOutRow } from './fanout.job.js';
 import type { SendSlots } from './send-slots.js';
 
@@ -32,7 +33,7 @@ export interface WebhookDeps {
   stopping: () => boolean;
   /**
    * Aborted at the drain deadline of a stop: the attempts still in flight are
-   * interrupted and handed back (delivery.job.ts, handBack).
+   * interrupted and handed back (delivery/hand-back.handler.ts).
    */
   interrupt: AbortSignal;
   metrics: WebhookMetrics;
@@ -42,10 +43,10 @@ export interface WebhookDeps {
    */
   slots?: SendSlots;
   /**
-   * Where attempts are recorded: recordAttempts (delivery.job.ts) through a
+   * Where attempts are recorded: recordAttempts (delivery/delivery.queries.ts) through a
    * MicroBatcher, so the attempts that finish while one record runs share the next.
    */
-  records: MicroBatcher<AttemptRecord, Step>;
+  records: MicroBatcher<AttemptRecord, ClaimedDelivery>;
   /** Where fan-outs run: fanOutMany (fanout.job.ts) through a MicroBatcher, likewise. */
   fanOuts: MicroBatcher<FanOutItem, FanOutRow>;
 }
@@ -85,12 +86,6 @@ export function zeroWebhookMetrics(metrics: WebhookMetrics): void {
   for (const result of DELIVERY_RESULTS) metrics.deliveries.inc({ result }, 0);
   for (const outcome of ATTEMPT_OUTCOMES) metrics.attemptDuration.zero({ outcome });
   for (const reason of WORKER_DISABLE_REASONS) metrics.subscriptionsDisabled.inc({ reason }, 0);
-}
-
-/** The delay before the next attempt, from the schedule, with the contract's ±20 % jitter. */
-export function jittered(delayMs: number, random: () => number): number {
-  if (delayMs <= 0) return 0;
-  return Math.round(delayMs * (0.8 + 0.4 * random()));
 }
 
 /**
