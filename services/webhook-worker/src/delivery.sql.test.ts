@@ -370,17 +370,6 @@ describe('the delivery functions', () => {
     expect((await row(olderRow.id)).queued).toBe(false);
   });
 
-  it('a delivery inserted without its activity time (as the API test factories do) gets it', async () => {
-    const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
-    const leadId = await h.lead();
-    const at = new Date(Date.now() - 3_600_000);
-    const activityId = await activity(leadId, 'started', at);
-    const created = await h.prisma.delivery.create({
-      data: { id: newId('delivery'), activityId, subscriptionId, leadId },
-    });
-    expect(created.activityOccurredAt).toEqual(at);
-  });
-
   it('a fan-out claims at most p_claim due heads it created, leased; a killed sender leaves them to the reconciler', async () => {
     const subs = [
       await h.subscription({ url: 'http://127.0.0.1:9/a' }),
@@ -931,12 +920,9 @@ describe('the delivery functions', () => {
     // it is not its chain's head, so it is still not enqueued.
     await h.prisma.delivery.update({
       where: { id: second.id },
-      data: { status: 'failed' },
+      data: { status: 'failed', queued: false },
     });
-    await h.prisma.delivery.update({
-      where: { id: second.id },
-      data: { status: 'pending', attemptCount: 0, nextAttemptAt: new Date() },
-    });
+    await pool.query('SELECT webhook_redeliver($1, $2, now())', [second.id, h.accountId]);
     expect((await row(second.id)).queued).toBe(false);
     expect(await reconcileOnce(deps(), { horizonMs: 5000 })).toBe(0);
   });

@@ -192,7 +192,8 @@ export class Harness {
     await this.prisma.subscription.updateMany({ data: { enabled: false } });
     await this.prisma.delivery.updateMany({
       where: { status: 'pending' },
-      data: { status: 'failed' },
+      // As webhook_disable fails them: unqueued, no lease.
+      data: { status: 'failed', queued: false, claimedUntil: null },
     });
   }
 
