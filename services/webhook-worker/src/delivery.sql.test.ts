@@ -3,7 +3,7 @@ import { rowsRead } from '@leadhook/db/testing';
 import { QueueSet } from '@leadhook/queue';
 import { Queue } from 'bullmq';
 import pg from 'pg';
-import type { FanOutRow } from './fanout.job.js';
+import type { FanOutRow } from './fanout.queries.js';
 import { reconcileOnce } from './reconciler.js';
 import { forgetRedis, Harness, REDIS_URL, waitFor } from './testing/harness.js';
 

@@ -1,10 +1,10 @@
-import { answersByItem } from './batch-answers.js';
 import { type AttemptReport, logAttempt } from './delivery/attempt.sender.js';
 import { runClaimed } from './delivery/chain.runner.js';
 import { claimedDeliveryFromRow } from './delivery/claimed-delivery.model.js';
 import { leaseMs } from './delivery/delivery.queries.js';
 import { releaseLease } from './delivery/hand-back.handler.js';
 import { jittered } from './delivery/retry.policy.js';
+import type { FanOutRow } from './fanout.queries.js';
 import { enqueueNewDeliveries, enqueueOrLog, type WebhookDeps } from './webhook.deps.js';
 
 export type FanOutResult =
@@ -20,49 +20,12 @@ export type FanOutResult =
   | { kind: 'already_done' }
   | { kind: 'activity_not_found' };
 
-export interface FanOutRow {
-  result: 'fanned_out' | 'already_done' | 'activity_not_found';
-  activities?: number;
-  deliveries?: number;
-  heads?: { id: string; attempt_count: number; due_ms: number | null; created: boolean }[];
-  claimed?: Record<string, unknown>[];
-}
-
 /**
  * Heads one fan-out claims for itself at most (one per subscription it reaches):
  * its reservation is held for its transaction, so a few per fan-out leave slots
  * for the other fan-outs running at once; heads beyond it are enqueued.
  */
 export const CLAIM_PER_FAN_OUT = 4;
-
-/** One fan-out to run: the arguments of webhook_fan_out_claim that are the item's own. */
-export interface FanOutItem {
-  activity_id: string;
-  /** The schedule's first entry, with one jitter for the fan-out. */
-  first_delay_ms: number;
-  /** Send slots reserved: at most this many new heads are claimed for this process. */
-  claim: number;
-}
-
-/**
- * Fans activities out in one transaction (webhook_fan_out_claims,
- * prisma/functions/webhook/webhook_fan_out_claims.sql: each item as
- * webhook_fan_out_claim does it alone); the
- * answers in the items' order. The worker calls it through deps.fanOuts, which
- * gathers the fan-outs asked for while one runs into the next call.
- */
-export async function fanOutMany(
-  deps: Pick<WebhookDeps, 'pool' | 'now' | 'timeoutMs'>,
-  items: readonly FanOutItem[],
-): Promise<FanOutRow[]> {
-  const { rows } = await deps.pool.query<{ item: number; result: FanOutRow }>(
-    'SELECT r.item, r.result FROM webhook_fan_out_claims($1, $2, $3) r',
-    [JSON.stringify(items), deps.now(), leaseMs(deps)],
-  );
-  return answersByItem<{ result: FanOutRow }>(rows, items.length, 'webhook_fan_out_claims').map(
-    (answer) => answer.result,
-  );
-}
 
 /**
  * Fans an activity out to its subscriptions (docs/webhooks.md) with the SQL function

@@ -14,10 +14,12 @@ import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
 import { type DeliveryJobData, deliveryProcessor } from './delivery/delivery.job.js';
 import { recordAttempts } from './delivery/delivery.queries.js';
-import { CLAIM_PER_FAN_OUT, fanOut, fanOutMany } from './fanout.job.js';
+import { CLAIM_PER_FAN_OUT, fanOut } from './fanout.job.js';
+import { fanOutMany } from './fanout.queries.js';
 import { reconcileOnce } from './reconciler.js';
 import { SendSlots } from './send-slots.js';
-import { type WebhookDeps, zeroWebhookMetrics } from './webhook.deps.js';
+import type { WebhookDeps } from './webhook.deps.js';
+import { zeroWebhookMetrics } from './webhook.metrics.js';
 
 export interface WebhookComponentOptions {
   now?: () => Date;

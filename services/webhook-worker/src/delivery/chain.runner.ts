@@ -1,6 +1,7 @@
 import { newId } from '@leadhook/db';
 import type { AttemptResult } from '@leadhook/webhooks';
-import { attemptOutcome, enqueueOrLog, type WebhookDeps } from '../webhook.deps.js';
+import { enqueueOrLog, type WebhookDeps } from '../webhook.deps.js';
+import { attemptOutcome } from '../webhook.metrics.js';
 import { type AttemptReport, sendAttempt } from './attempt.sender.js';
 import type { ClaimedDelivery, SkipReason } from './claimed-delivery.model.js';
 import { claimDelivery, leaseMs } from './delivery.queries.js';

@@ -1,4 +1,4 @@
-import type { WorkerDisableReason } from '../webhook.deps.js';
+import { WORKER_DISABLE_REASONS, type WorkerDisableReason } from '../webhook.metrics.js';
 
 /** What became of the attempt just recorded (webhook_record_attempt); `stale`: the row had moved on. */
 export type DeliveryOutcome = 'succeeded' | 'retry' | 'failed' | 'disabled';
@@ -74,7 +74,7 @@ const CLAIMS: ReadonlySet<string> = new Set<ClaimAnswer>([
   'not_due',
   'unclaimed',
 ]);
-const DISABLE_REASONS: ReadonlySet<string> = new Set<WorkerDisableReason>(['gone', 'failing']);
+const DISABLE_REASONS: ReadonlySet<string> = new Set<string>(WORKER_DISABLE_REASONS);
 
 /**
  * A webhook_step row, from pg (times as Dates) or after travelling as JSON
