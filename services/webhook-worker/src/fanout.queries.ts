@@ -34,7 +34,5 @@ export async function fanOutMany(
     'SELECT r.item, r.result FROM webhook_fan_out_claims($1, $2, $3) r',
     [JSON.stringify(items), deps.now(), leaseMs(deps)],
   );
-  return answersByItem<{ result: FanOutRow }>(rows, items.length, 'webhook_fan_out_claims').map(
-    (answer) => answer.result,
-  );
+  return answersByItem(rows, items.length, 'webhook_fan_out_claims').map((answer) => answer.result);
 }

@@ -93,7 +93,5 @@ export async function recordAttempts(
     'SELECT r.item, (r.step).* FROM webhook_record_attempts($1, $2, $3, $4) r',
     [JSON.stringify(items), deps.now(), DISABLE_AFTER_FAILING_MS, leaseMs(deps)],
   );
-  return answersByItem<Record<string, unknown>>(rows, items.length, 'webhook_record_attempts').map(
-    claimedDeliveryFromRow,
-  );
+  return answersByItem(rows, items.length, 'webhook_record_attempts').map(claimedDeliveryFromRow);
 }
