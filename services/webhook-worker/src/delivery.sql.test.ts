@@ -40,22 +40,8 @@ afterAll(async () => {
 const deps = () => ({ pool, queues, now: () => new Date() });
 
 /** An activity of the lead with its open outbox row, as the activity path writes it. */
-async function activity(leadId: string, label: string, occurredAt = new Date()): Promise<string> {
-  const id = newId('activity');
-  await h.prisma.activity.create({
-    data: {
-      id,
-      accountId: h.accountId,
-      leadId,
-      activityType: 'event',
-      activityLabel: label,
-      note: label,
-      occurredAt,
-    },
-  });
-  await h.prisma.outbox.create({ data: { topic: 'activity', payload: { activity_id: id } } });
-  return id;
-}
+const activity = (leadId: string, label: string, occurredAt?: Date) =>
+  h.openActivity(leadId, label, occurredAt);
 
 interface FanOut {
   result: string;

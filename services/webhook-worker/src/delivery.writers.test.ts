@@ -30,21 +30,7 @@ async function chainOfTwo() {
   const ids: string[] = [];
   const t = Date.now() - 60_000;
   for (const [i, label] of ['started', 'interested'].entries()) {
-    const activityId = newId('activity');
-    await h.prisma.activity.create({
-      data: {
-        id: activityId,
-        accountId: h.accountId,
-        leadId,
-        activityType: 'event',
-        activityLabel: label,
-        note: label,
-        occurredAt: new Date(t + i),
-      },
-    });
-    await h.prisma.outbox.create({
-      data: { topic: 'activity', payload: { activity_id: activityId } },
-    });
+    const activityId = await h.openActivity(leadId, label, new Date(t + i));
     await pool.query('SELECT webhook_fan_out($1, now(), 0)', [activityId]);
     const d = await h.prisma.delivery.findFirstOrThrow({ where: { activityId } });
     ids.push(d.id);

@@ -38,21 +38,7 @@ async function claimedAt(attempt: number, failingForMs: number | null) {
     });
   }
   const leadId = await h.lead();
-  const activityId = newId('activity');
-  await h.prisma.activity.create({
-    data: {
-      id: activityId,
-      accountId: h.accountId,
-      leadId,
-      activityType: 'event',
-      activityLabel: 'started',
-      note: 'started',
-      occurredAt: new Date(NOW.getTime() - 60_000),
-    },
-  });
-  await h.prisma.outbox.create({
-    data: { topic: 'activity', payload: { activity_id: activityId } },
-  });
+  const activityId = await h.openActivity(leadId, 'started', new Date(NOW.getTime() - 60_000));
   await pool.query('SELECT webhook_fan_out($1, $2, 0)', [activityId, NOW]);
   const { id } = await h.prisma.delivery.findFirstOrThrow({ where: { activityId } });
   await h.prisma.delivery.update({

@@ -230,6 +230,24 @@ export class Harness {
     return id;
   }
 
+  /** An event activity of the lead with its open outbox row, as the activity path writes it. */
+  async openActivity(leadId: string, label: string, occurredAt = new Date()): Promise<string> {
+    const id = newId('activity');
+    await this.prisma.activity.create({
+      data: {
+        id,
+        accountId: this.accountId,
+        leadId,
+        activityType: 'event',
+        activityLabel: label,
+        note: label,
+        occurredAt,
+      },
+    });
+    await this.prisma.outbox.create({ data: { topic: 'activity', payload: { activity_id: id } } });
+    return id;
+  }
+
   async subscription(options: {
     url: string;
     events?: string[];
