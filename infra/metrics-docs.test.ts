@@ -10,7 +10,7 @@ import {
   attemptOutcome,
   DELIVERY_RESULTS,
   WORKER_DISABLE_REASONS,
-} from '../services/webhook-worker/src/webhook.deps.js';
+} from '../services/webhook-worker/src/webhook.metrics.js';
 import { documentedMetrics, type Labels } from './metrics-table.js';
 
 // The "Metrics" table of docs/operations.md names each metric's labels and, for

@@ -63,7 +63,7 @@ describe('prisma/functions and the migrations', () => {
         'function intake_accept_batch(jsonb)',
         'function webhook_fan_out_claims(jsonb,timestamp with time zone,integer)',
         'type webhook_step',
-        'trigger deliveries_unqueue_on_status ON deliveries',
+        'function webhook_redeliver(text,text,timestamp with time zone)',
       ]),
     );
   });
@@ -87,11 +87,6 @@ describe('prisma/functions and the migrations', () => {
       ],
       // A type is dropped with CASCADE, and the functions that return it are written again.
       'prisma/functions/webhook/webhook_step.sql': ['  note text,\n', '  remark text,\n'],
-      // A trigger is replaced in place.
-      'prisma/functions/webhook/deliveries_fill_occurred_at.sql': [
-        'BEFORE INSERT ON deliveries',
-        'BEFORE INSERT OR UPDATE OF activity_id ON deliveries',
-      ],
     };
     const edited: FunctionFile[] = readFunctionFiles(FUNCTIONS_DIR)
       // A deleted file: its function is dropped.
@@ -105,6 +100,16 @@ describe('prisma/functions and the migrations', () => {
     edited.push({
       path: 'prisma/functions/common/leadhook_added.sql',
       sql: 'CREATE OR REPLACE FUNCTION leadhook_added() RETURNS integer LANGUAGE sql IMMUTABLE AS $$ SELECT 1 $$;\n',
+      isType: false,
+    });
+    // An added trigger, with its function.
+    edited.push({
+      path: 'prisma/functions/webhook/deliveries_touched.sql',
+      sql: `CREATE OR REPLACE FUNCTION deliveries_touched() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN NEW.updated_at := now(); RETURN NEW; END $$;
+CREATE OR REPLACE TRIGGER deliveries_touched BEFORE UPDATE ON deliveries
+FOR EACH ROW EXECUTE FUNCTION deliveries_touched();
+`,
       isType: false,
     });
     const scratch = await createTestDatabase();
@@ -125,13 +130,13 @@ describe('prisma/functions and the migrations', () => {
       ]);
       expect(migration?.files.map((f) => f.path)).toEqual([
         'prisma/functions/webhook/webhook_step.sql',
-        'prisma/functions/webhook/deliveries_fill_occurred_at.sql',
         'prisma/functions/webhook/webhook_claim.sql',
         'prisma/functions/webhook/webhook_claimed_steps.sql',
         'prisma/functions/webhook/webhook_disable.sql',
         'prisma/functions/webhook/webhook_record_attempt.sql',
         'prisma/functions/webhook/webhook_record_attempts.sql',
         'prisma/functions/common/leadhook_added.sql',
+        'prisma/functions/webhook/deliveries_touched.sql',
       ]);
       // Applied to the migrations' database, it gives what the edited files give.
       expect(await tryFunctionsMigration(migrations, migration?.sql ?? '', wanted)).toEqual([]);

@@ -107,7 +107,7 @@ export function registerQueueDepthGauge(registry: Registry, queues: QueueSet): v
 /**
  * Why a subscription is disabled, as a label: `manual` (the account turned it
  * off), `gone` (a 410), `failing` (5 days of failures), `other`. disabled_reason
- * holds the sentence the account reads (services/webhook-worker delivery.job.ts),
+ * holds the sentence the account reads (prisma/functions/webhook/webhook_record_attempt.sql),
  * so the label is taken from its wording; every reason is exported, 0 when none.
  */
 export const DISABLED_REASONS = ['manual', 'gone', 'failing', 'other'] as const;

@@ -40,7 +40,9 @@ BEGIN
   ELSIF v_d.attempt_count <> p_attempt THEN
     v_step.claim := 'stale';
   ELSIF NOT v_d.enabled OR v_d.deleted_at IS NOT NULL THEN
-    UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, updated_at = p_now
+    UPDATE deliveries
+       SET status = 'failed', next_attempt_at = NULL, queued = false, claimed_until = NULL,
+           updated_at = p_now
      WHERE subscription_id = v_d.subscription_id AND status = 'pending';
     v_step.claim := 'subscription_disabled';
   ELSE

@@ -1,5 +1,5 @@
 -- webhook_disable: disables a subscription with the reason the account sees
--- and fails its pending deliveries.
+-- and fails its pending deliveries (unqueued, their leases ended).
 --
 --   Takes:
 --     p_subscription_id, p_reason, p_now
@@ -17,7 +17,9 @@ BEGIN
      SET enabled = false, disabled_reason = p_reason, disabled_at = p_now, updated_at = p_now
    WHERE id = p_subscription_id AND enabled;
   v_disabled := FOUND;
-  UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, updated_at = p_now
+  UPDATE deliveries
+     SET status = 'failed', next_attempt_at = NULL, queued = false, claimed_until = NULL,
+         updated_at = p_now
    WHERE subscription_id = p_subscription_id AND status = 'pending';
   RETURN v_disabled;
 END $$;

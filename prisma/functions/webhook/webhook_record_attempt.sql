@@ -105,7 +105,7 @@ BEGIN
 
   UPDATE deliveries
      SET status = v_final, attempt_count = p_attempt + 1, last_attempt_at = p_attempted_at,
-         next_attempt_at = NULL, claimed_until = NULL, updated_at = p_now
+         next_attempt_at = NULL, claimed_until = NULL, queued = false, updated_at = p_now
    WHERE id = p_delivery_id;
   IF v_step.outcome = 'disabled' THEN
     v_step.disabled_now := webhook_disable(

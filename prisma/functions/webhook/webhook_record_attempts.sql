@@ -132,7 +132,7 @@ BEGIN
        SET status = 'succeeded',
            attempt_count = d.attempt_count + 1,
            last_attempt_at = v_attempted_at[array_position(v_ids, d.id)],
-           next_attempt_at = NULL, claimed_until = NULL, updated_at = p_now
+           next_attempt_at = NULL, claimed_until = NULL, queued = false, updated_at = p_now
      WHERE d.id = ANY (v_live)
     RETURNING d.id, d.subscription_id, d.lead_id)
   SELECT array_agg(id), array_agg(subscription_id), array_agg(lead_id)

@@ -182,14 +182,6 @@ export async function getDelivery(
 }
 
 /**
- * What a reset writes: pending, due now, and attempt_count 0, the row's place in
- * the retry schedule (the whole schedule again; the tries made so far stay).
- */
-function resetForRedelivery(now: Date) {
-  return { status: 'pending', attemptCount: 0, nextAttemptAt: now, updatedAt: now };
-}
-
-/**
  * Enqueues the head of each chain (the job the webhook worker would enqueue for
  * it), after the reset committed. A chain whose head is another delivery (an
  * earlier one still pending) gets that head's job: the reset one follows it. A
@@ -228,11 +220,11 @@ export async function redeliver(
   now: Date = new Date(),
 ): Promise<{ kind: 'ok'; delivery: Delivery } | { kind: 'not_found' }> {
   const { prisma } = deps;
-  const { count } = await prisma.delivery.updateMany({
-    where: { id: deliveryId, ...ofAccount(accountId) },
-    data: resetForRedelivery(now),
-  });
-  if (count === 0) return { kind: 'not_found' };
+  // webhook_redeliver (prisma/functions/webhook/webhook_redeliver.sql) writes
+  // the reset, beside the worker's functions: one writer of delivery state.
+  const [reset] = await prisma.$queryRaw<{ found: boolean }[]>`
+    SELECT webhook_redeliver(${deliveryId}, ${accountId}, ${now}) AS found`;
+  if (!reset?.found) return { kind: 'not_found' };
   const row = await prisma.delivery.findUniqueOrThrow({
     where: { id: deliveryId },
     include: DELIVERY_INCLUDE,
@@ -245,8 +237,9 @@ export async function redeliver(
 /**
  * Svix's "recover": every failed delivery of the subscription created at or
  * after `since` is reset as redeliver does, and the head of each chain it
- * touched is enqueued. Pending and succeeded ones are left alone. One
- * statement, so a concurrent worker sees each row either before or after the reset.
+ * touched is enqueued. Pending and succeeded ones are left alone
+ * (webhook_recover, prisma/functions/webhook/webhook_recover.sql: one statement,
+ * so a concurrent worker sees each row either before or after the reset).
  */
 export async function recoverDeliveries(
   deps: DeliveryActionDeps,
@@ -258,10 +251,7 @@ export async function recoverDeliveries(
   const { prisma } = deps;
   if (!(await findSubscription(prisma, accountId, subscriptionId))) return { kind: 'not_found' };
   const reset = await prisma.$queryRaw<{ lead_id: string }[]>`
-    UPDATE deliveries
-       SET status = 'pending', attempt_count = 0, next_attempt_at = ${now}, updated_at = ${now}
-     WHERE subscription_id = ${subscriptionId} AND status = 'failed' AND created_at >= ${since}
-    RETURNING lead_id`;
+    SELECT lead_id FROM webhook_recover(${subscriptionId}, ${since}, ${now})`;
   await enqueueHeads(
     deps,
     reset.map((r) => ({ subscriptionId, leadId: r.lead_id })),

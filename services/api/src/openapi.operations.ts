@@ -1,5 +1,5 @@
 import { leadSourceFilterSchema, sourceStatsQuerySchema } from '@leadhook/contracts';
-import type { SchemaName } from './openapi.js';
+import type { Operation } from './openapi.schemas.js';
 import { SUBSCRIPTION_OPERATIONS } from './openapi.subscriptions.js';
 
 /**
@@ -7,43 +7,6 @@ import { SUBSCRIPTION_OPERATIONS } from './openapi.subscriptions.js';
  * routes on purpose: openapi.test.ts compares this list with the router's real
  * stack, so a route added without its documentation (or the reverse) fails.
  */
-
-export type Method = 'get' | 'post' | 'patch' | 'delete';
-
-export interface Operation {
-  method: Method;
-  /** OpenAPI path under the API server (`/playbooks/{id}`). */
-  path: string;
-  operationId: string;
-  summary: string;
-  /** Longer prose, when the summary is not enough (e.g. a response shape's rules). */
-  description?: string;
-  tag:
-    | 'Account'
-    | 'Playbooks'
-    | 'Marketing sources'
-    | 'Leads'
-    | 'Activities'
-    | 'Subscriptions'
-    | 'Deliveries'
-    | 'Meta';
-  body?: SchemaName;
-  /** Success status and its schema (none for 204). */
-  success: { status: 200 | 201 | 204; schema?: SchemaName; description: string };
-  list?: true;
-  /** Query filters besides limit and cursor, by name. */
-  filters?: Record<string, { description: string }>;
-  public?: true;
-  /** Extra error statuses besides 401 (and 404 for paths with {id}, 400/422 for bodies). */
-  conflicts?: { status: 409; description: string };
-  /** The 404 description of an operation whose path has no {id} (a filter naming an object). */
-  notFound?: string;
-  /**
-   * The 422 description, when the operation has checks beyond the body schema; it
-   * also documents a 422 for an operation without a body (query checks).
-   */
-  invalid?: string;
-}
 
 export const OPERATIONS: readonly Operation[] = [
   {

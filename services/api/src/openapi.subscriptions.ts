@@ -1,5 +1,5 @@
 import { deliveryStatusFilterSchema } from '@leadhook/contracts';
-import type { Operation } from './openapi.operations.js';
+import type { Operation } from './openapi.schemas.js';
 
 /**
  * The activity subscription and delivery operations of the OpenAPI document

@@ -1,43 +1,6 @@
-import {
-  accountSchema,
-  accountUpdateSchema,
-  activityCatalogSchema,
-  activityCreateSchema,
-  activityReportSchema,
-  activitySchema,
-  apiKeyRotationSchema,
-  deliveryListSchema,
-  deliverySchema,
-  errorEnvelopeSchema,
-  INTAKE_MESSAGES,
-  intakeAcceptedSchema,
-  intakeDuplicateSchema,
-  intakeRejectedSchema,
-  intakeResponses,
-  integrationInstructionsSchema,
-  leadDetailSchema,
-  leadListSchema,
-  leadSchema,
-  leadSubmissionSchema,
-  listEnvelopeSchema,
-  listQuerySchema,
-  marketingSourceCreateSchema,
-  marketingSourceSchema,
-  marketingSourceUpdateSchema,
-  playbookCreateSchema,
-  playbookSchema,
-  playbookUpdateSchema,
-  sourceStatsSchema,
-  subscriptionCreateSchema,
-  subscriptionListSchema,
-  subscriptionRecoverResultSchema,
-  subscriptionRecoverSchema,
-  subscriptionSchema,
-  subscriptionTestResultSchema,
-  subscriptionUpdateSchema,
-  subscriptionWithSecretSchema,
-} from '@leadhook/contracts';
-import { OPERATIONS, type Operation } from './openapi.operations.js';
+import { INTAKE_MESSAGES, intakeResponses, listQuerySchema } from '@leadhook/contracts';
+import { OPERATIONS } from './openapi.operations.js';
+import { type Operation, SCHEMAS, type SchemaName } from './openapi.schemas.js';
 
 /**
  * The OpenAPI 3.1 document, assembled from the very schema objects ajv validates
@@ -45,58 +8,6 @@ import { OPERATIONS, type Operation } from './openapi.operations.js';
  * second edit. The operations (openapi.operations.ts) are checked against the
  * Express router by openapi.test.ts, in both directions.
  */
-
-const { $id: _leadSubmissionId, ...leadSubmission } = leadSubmissionSchema;
-
-/** What GET /openapi.json answers: this very document (its shape is checked by the OpenAPI 3.1 schema in openapi.test.ts). */
-const openApiDocumentSchema = {
-  title: 'OpenApiDocument',
-  type: 'object',
-  required: ['openapi', 'info', 'paths', 'components'],
-  properties: { openapi: { type: 'string', pattern: '^3\\.1\\.\\d+$' } },
-} as const;
-
-const SCHEMAS = {
-  OpenApiDocument: openApiDocumentSchema,
-  Error: errorEnvelopeSchema,
-  Account: accountSchema,
-  AccountUpdate: accountUpdateSchema,
-  ApiKeyRotation: apiKeyRotationSchema,
-  Playbook: playbookSchema,
-  PlaybookCreate: playbookCreateSchema,
-  PlaybookUpdate: playbookUpdateSchema,
-  PlaybookList: listEnvelopeSchema('PlaybookList', playbookSchema),
-  MarketingSource: marketingSourceSchema,
-  MarketingSourceCreate: marketingSourceCreateSchema,
-  MarketingSourceUpdate: marketingSourceUpdateSchema,
-  MarketingSourceList: listEnvelopeSchema('MarketingSourceList', marketingSourceSchema),
-  IntegrationInstructions: integrationInstructionsSchema,
-  SourceStats: sourceStatsSchema,
-  Lead: leadSchema,
-  LeadDetail: leadDetailSchema,
-  LeadList: leadListSchema,
-  ActivityCatalog: activityCatalogSchema,
-  Activity: activitySchema,
-  ActivityCreate: activityCreateSchema,
-  ActivityReport: activityReportSchema,
-  Subscription: subscriptionSchema,
-  SubscriptionWithSecret: subscriptionWithSecretSchema,
-  SubscriptionCreate: subscriptionCreateSchema,
-  SubscriptionUpdate: subscriptionUpdateSchema,
-  SubscriptionList: subscriptionListSchema,
-  SubscriptionTestResult: subscriptionTestResultSchema,
-  SubscriptionRecover: subscriptionRecoverSchema,
-  SubscriptionRecoverResult: subscriptionRecoverResultSchema,
-  Delivery: deliverySchema,
-  DeliveryList: deliveryListSchema,
-  // The id is the intake validator's; inside components the name is the reference.
-  LeadSubmission: leadSubmission,
-  IntakeAccepted: intakeAcceptedSchema,
-  IntakeDuplicate: intakeDuplicateSchema,
-  IntakeRejected: intakeRejectedSchema,
-} as const;
-
-export type SchemaName = keyof typeof SCHEMAS;
 
 const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
 const json = (name: SchemaName) => ({ 'application/json': { schema: ref(name) } });

@@ -3,7 +3,7 @@ import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhoo
 import { type MessagingProvider, SimulationProvider } from '@leadhook/providers';
 import { createWorkerRedis, PeriodicTask } from '@leadhook/queue';
 import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
-import { DelayedError, type Job, Worker } from 'bullmq';
+import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
 import { type AdmissionOptions, StepBacklogGate } from './admission.js';
@@ -11,7 +11,8 @@ import { enrollLead } from './enrollment.job.js';
 import type { PlaybookDeps } from './playbook.deps.js';
 import { ENROLLMENT_RESULTS, STEP_SERIES } from './playbook.metrics.js';
 import { reconcileOnce } from './reconciler.js';
-import { runStep, type StepPayload } from './step.job.js';
+import { stepProcessor } from './step/step.job.js';
+import type { StepPayload } from './step/step.runner.js';
 
 export interface PlaybookComponentOptions {
   /** The clock of every scheduling decision; tests inject a fixed instant. */
@@ -159,38 +160,7 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
 
         const stepWorker = new Worker<StepPayload>(
           'playbook-step',
-          async (job: Job<StepPayload>, token?: string) => {
-            const started = Date.now();
-            const result = await runStep(deps, job.data);
-            const fields = {
-              enrollment_id: job.data.enrollment_id,
-              step: job.data.step,
-              result: result.kind,
-              duration_ms: Date.now() - started,
-            };
-            if (result.kind === 'ran') {
-              steps.inc({ type: result.type, result: result.status });
-              lag.observe(result.lagSeconds);
-              logger.info(
-                { ...fields, lead_id: result.leadId, status: result.status },
-                'playbook step',
-              );
-              return;
-            }
-            steps.inc({ type: 'unknown', result: result.kind });
-            logger.info(
-              result.kind === 'skipped' ? { ...fields, reason: result.reason } : fields,
-              'playbook step',
-            );
-            if ((result.kind === 'deferred' || result.kind === 'not_due') && token) {
-              // The same job waits for the new due time (its id stays the one the
-              // reconciler would add): BullMQ's "move to delayed" pattern.
-              const at = result.kind === 'deferred' ? result.until : result.dueAt;
-              const delayMs = Math.max(0, at.getTime() - deps.now().getTime());
-              await job.moveToDelayed(Date.now() + delayMs, token);
-              throw new DelayedError();
-            }
-          },
+          stepProcessor(deps, logger, { steps, lag }),
           { ...common, connection: connect() },
         );
 
@@ -248,7 +218,7 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
       workers = [];
       for (const client of clients.splice(0)) client.disconnect();
       // A step still running holds its pool client in the step's transaction (the
-      // provider is called inside it, step.job.ts), and ending the pool waits for
+      // provider is called inside it, step/step.runner.ts), and ending the pool waits for
       // it: then the process's exit closes that connection instead, PostgreSQL
       // rolls the claim back, and the step runs again elsewhere with the same
       // idempotency key, as after a crash.

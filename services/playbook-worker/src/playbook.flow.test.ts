@@ -1,6 +1,6 @@
 import { receiveInbound } from '@leadhook/providers';
 import { Queue } from 'bullmq';
-import { runStep } from './step.job.js';
+import { runStep } from './step/step.runner.js';
 import { Harness, REDIS_URL, waitFor } from './testing/harness.js';
 
 let h: Harness;

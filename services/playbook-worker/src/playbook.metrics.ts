@@ -1,6 +1,6 @@
 import { CALL_STATUSES, SMS_STATUSES } from '@leadhook/providers';
 import type { EnrollResult } from './enrollment.job.js';
-import type { StepResult } from './step.job.js';
+import type { StepResult } from './step/step.runner.js';
 
 /**
  * The label values the playbook worker counts (docs/operations.md, "Metrics"),

@@ -1,7 +1,7 @@
 import { newId } from '@leadhook/db';
 import { Queue } from 'bullmq';
 import { enrollLead } from './enrollment.job.js';
-import { runStep } from './step.job.js';
+import { runStep } from './step/step.runner.js';
 import { Harness, REDIS_URL, waitFor } from './testing/harness.js';
 
 let h: Harness;

@@ -3,7 +3,7 @@ import { answersByItem } from './batch-answers.js';
 describe('answersByItem', () => {
   it('orders rows by their item and refuses a missing or repeated one', () => {
     expect(
-      answersByItem<{ v: string }>(
+      answersByItem<{ item: number; v: string }>(
         [
           { item: 2, v: 'b' },
           { item: 1, v: 'a' },

@@ -4,7 +4,7 @@ import { webhookPayloadSchema } from '@leadhook/contracts';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import request from 'supertest';
-import { CHAIN_RUN_LIMIT } from './delivery.job.js';
+import { CHAIN_RUN_LIMIT } from './delivery/chain.runner.js';
 import { fanOut } from './fanout.job.js';
 import { Harness, type RunningWorker, type Subscriber, waitFor } from './testing/harness.js';
 

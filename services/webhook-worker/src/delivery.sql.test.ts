@@ -3,7 +3,7 @@ import { rowsRead } from '@leadhook/db/testing';
 import { QueueSet } from '@leadhook/queue';
 import { Queue } from 'bullmq';
 import pg from 'pg';
-import type { FanOutRow } from './fanout.job.js';
+import type { FanOutRow } from './fanout.queries.js';
 import { reconcileOnce } from './reconciler.js';
 import { forgetRedis, Harness, REDIS_URL, waitFor } from './testing/harness.js';
 
@@ -40,22 +40,8 @@ afterAll(async () => {
 const deps = () => ({ pool, queues, now: () => new Date() });
 
 /** An activity of the lead with its open outbox row, as the activity path writes it. */
-async function activity(leadId: string, label: string, occurredAt = new Date()): Promise<string> {
-  const id = newId('activity');
-  await h.prisma.activity.create({
-    data: {
-      id,
-      accountId: h.accountId,
-      leadId,
-      activityType: 'event',
-      activityLabel: label,
-      note: label,
-      occurredAt,
-    },
-  });
-  await h.prisma.outbox.create({ data: { topic: 'activity', payload: { activity_id: id } } });
-  return id;
-}
+const activity = (leadId: string, label: string, occurredAt?: Date) =>
+  h.openActivity(leadId, label, occurredAt);
 
 interface FanOut {
   result: string;
@@ -126,7 +112,7 @@ async function claimAlone(deliveryId: string): Promise<Record<string, unknown> |
   return rows[0]?.step;
 }
 
-/** webhook_record_attempts, as the worker calls it (recordAttempts in delivery.job.ts). */
+/** webhook_record_attempts, as the worker calls it (recordAttempts in delivery/delivery.queries.ts). */
 async function recordBatch(
   items: {
     delivery_id: string;
@@ -368,17 +354,6 @@ describe('the delivery functions', () => {
       { id: olderRow.id, created: false, attempt_count: 0, due_ms: expect.any(Number) },
     ]);
     expect((await row(olderRow.id)).queued).toBe(false);
-  });
-
-  it('a delivery inserted without its activity time (as the API test factories do) gets it', async () => {
-    const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
-    const leadId = await h.lead();
-    const at = new Date(Date.now() - 3_600_000);
-    const activityId = await activity(leadId, 'started', at);
-    const created = await h.prisma.delivery.create({
-      data: { id: newId('delivery'), activityId, subscriptionId, leadId },
-    });
-    expect(created.activityOccurredAt).toEqual(at);
   });
 
   it('a fan-out claims at most p_claim due heads it created, leased; a killed sender leaves them to the reconciler', async () => {
@@ -931,12 +906,9 @@ describe('the delivery functions', () => {
     // it is not its chain's head, so it is still not enqueued.
     await h.prisma.delivery.update({
       where: { id: second.id },
-      data: { status: 'failed' },
+      data: { status: 'failed', queued: false },
     });
-    await h.prisma.delivery.update({
-      where: { id: second.id },
-      data: { status: 'pending', attemptCount: 0, nextAttemptAt: new Date() },
-    });
+    await pool.query('SELECT webhook_redeliver($1, $2, now())', [second.id, h.accountId]);
     expect((await row(second.id)).queued).toBe(false);
     expect(await reconcileOnce(deps(), { horizonMs: 5000 })).toBe(0);
   });

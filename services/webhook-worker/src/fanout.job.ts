@@ -1,13 +1,11 @@
-import { answersByItem } from './batch-answers.js';
-import {
-  type AttemptReport,
-  leaseMs,
-  logAttempt,
-  releaseLease,
-  runClaimed,
-  stepFromJson,
-} from './delivery.job.js';
-import { enqueueNewDeliveries, enqueueOrLog, jittered, type WebhookDeps } from './webhook.deps.js';
+import { type AttemptReport, logAttempt } from './delivery/attempt.sender.js';
+import { runClaimed } from './delivery/chain.runner.js';
+import { claimedDeliveryFromRow } from './delivery/claimed-delivery.model.js';
+import { leaseMs } from './delivery/delivery.queries.js';
+import { releaseLease } from './delivery/hand-back.handler.js';
+import { jittered } from './delivery/retry.policy.js';
+import type { FanOutRow } from './fanout.queries.js';
+import { enqueueNewDeliveries, enqueueOrLog, type WebhookDeps } from './webhook.deps.js';
 
 export type FanOutResult =
   | {
@@ -22,49 +20,12 @@ export type FanOutResult =
   | { kind: 'already_done' }
   | { kind: 'activity_not_found' };
 
-export interface FanOutRow {
-  result: 'fanned_out' | 'already_done' | 'activity_not_found';
-  activities?: number;
-  deliveries?: number;
-  heads?: { id: string; attempt_count: number; due_ms: number | null; created: boolean }[];
-  claimed?: Record<string, unknown>[];
-}
-
 /**
  * Heads one fan-out claims for itself at most (one per subscription it reaches):
  * its reservation is held for its transaction, so a few per fan-out leave slots
  * for the other fan-outs running at once; heads beyond it are enqueued.
  */
 export const CLAIM_PER_FAN_OUT = 4;
-
-/** One fan-out to run: the arguments of webhook_fan_out_claim that are the item's own. */
-export interface FanOutItem {
-  activity_id: string;
-  /** The schedule's first entry, with one jitter for the fan-out. */
-  first_delay_ms: number;
-  /** Send slots reserved: at most this many new heads are claimed for this process. */
-  claim: number;
-}
-
-/**
- * Fans activities out in one transaction (webhook_fan_out_claims,
- * prisma/functions/webhook/webhook_fan_out_claims.sql: each item as
- * webhook_fan_out_claim does it alone); the
- * answers in the items' order. The worker calls it through deps.fanOuts, which
- * gathers the fan-outs asked for while one runs into the next call.
- */
-export async function fanOutMany(
-  deps: Pick<WebhookDeps, 'pool' | 'now' | 'timeoutMs'>,
-  items: readonly FanOutItem[],
-): Promise<FanOutRow[]> {
-  const { rows } = await deps.pool.query<{ item: number; result: FanOutRow }>(
-    'SELECT r.item, r.result FROM webhook_fan_out_claims($1, $2, $3) r',
-    [JSON.stringify(items), deps.now(), leaseMs(deps)],
-  );
-  return answersByItem<{ result: FanOutRow }>(rows, items.length, 'webhook_fan_out_claims').map(
-    (answer) => answer.result,
-  );
-}
 
 /**
  * Fans an activity out to its subscriptions (docs/webhooks.md) with the SQL function
@@ -103,10 +64,10 @@ export async function fanOut(
   if (row.result !== 'fanned_out') return { kind: row.result };
 
   for (const claimed of row.claimed ?? []) {
-    const step = stepFromJson(claimed);
+    const delivery = claimedDeliveryFromRow(claimed);
     const started = slots?.run(async () => {
       try {
-        const result = await runClaimed(deps, step, onAttempt);
+        const result = await runClaimed(deps, delivery, onAttempt);
         // No job holds it: one waits in Redis for a worker that is not stopping.
         if (result.kind === 'handed_back') {
           await enqueueOrLog(deps, result.deliveryId, result.attempt, null);
@@ -114,7 +75,7 @@ export async function fanOut(
       } catch (err) {
         // Its lease lapses and the reconciler enqueues it again (at-least-once).
         deps.logger.error(
-          { err, delivery_id: step.delivery_id },
+          { err, delivery_id: delivery.delivery_id },
           'delivery failed; the reconciler will retry it once its lease lapses',
         );
       }
@@ -123,16 +84,16 @@ export async function fanOut(
       // Stopping: its lease (from the claim, just now) is handed back and a job
       // waits in Redis for a worker that is not stopping, as for an interrupted
       // attempt; failing that, the reconciler sends it once the lease lapses.
-      const failure = await releaseLease(deps, step, new Date(Date.now() + leaseMs(deps)));
+      const failure = await releaseLease(deps, delivery, new Date(Date.now() + leaseMs(deps)));
       if (failure === undefined) {
-        await enqueueOrLog(deps, step.delivery_id, step.attempt_count, null);
+        await enqueueOrLog(deps, delivery.delivery_id, delivery.attempt_count, null);
         deps.logger.info(
-          { delivery_id: step.delivery_id },
+          { delivery_id: delivery.delivery_id },
           'stopping: claimed delivery handed back unsent',
         );
       } else {
         deps.logger.info(
-          { delivery_id: step.delivery_id, err: failure },
+          { delivery_id: delivery.delivery_id, err: failure },
           'stopping: delivery left to the reconciler once its lease lapses',
         );
       }

@@ -9,14 +9,17 @@ import {
 import { createWorkerRedis, PeriodicTask } from '@leadhook/queue';
 import type { Resolve } from '@leadhook/webhooks';
 import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
-import { DelayedError, type Job, Worker } from 'bullmq';
+import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
-import { logAttempt, recordAttempts, runDelivery } from './delivery.job.js';
-import { CLAIM_PER_FAN_OUT, fanOut, fanOutMany } from './fanout.job.js';
+import { type DeliveryJobData, deliveryProcessor } from './delivery/delivery.job.js';
+import { recordAttempts } from './delivery/delivery.queries.js';
+import { CLAIM_PER_FAN_OUT, fanOut } from './fanout.job.js';
+import { fanOutMany } from './fanout.queries.js';
 import { reconcileOnce } from './reconciler.js';
 import { SendSlots } from './send-slots.js';
-import { type WebhookDeps, zeroWebhookMetrics } from './webhook.deps.js';
+import type { WebhookDeps } from './webhook.deps.js';
+import { zeroWebhookMetrics } from './webhook.metrics.js';
 
 export interface WebhookComponentOptions {
   now?: () => Date;
@@ -217,31 +220,9 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
         { ...common, concurrency: activityConcurrency, connection: connect() },
       );
 
-      const deliveryWorker = new Worker<{ delivery_id: string; attempt: number }>(
+      const deliveryWorker = new Worker<DeliveryJobData>(
         'delivery',
-        async (job: Job<{ delivery_id: string; attempt: number }>, token?: string) => {
-          const result = await runDelivery(deps, job.data, (report) => logAttempt(logger, report));
-          if (result.kind === 'skipped') {
-            logger.debug(
-              {
-                delivery_id: job.data.delivery_id,
-                attempt: job.data.attempt,
-                reason: result.reason,
-              },
-              'delivery job skipped',
-            );
-          }
-          if (result.kind !== 'not_due' && result.kind !== 'handed_back') return;
-          if (token) {
-            // Fired before the row's due time (a reconciler that looked ahead) or
-            // while another worker holds its lease: the same job waits, keeping its
-            // id. Handed back (this process is stopping): it is due now, for
-            // another worker.
-            const dueAt = result.kind === 'not_due' ? result.dueAt.getTime() : Date.now();
-            await job.moveToDelayed(dueAt, token);
-            throw new DelayedError();
-          }
-        },
+        deliveryProcessor(deps, logger),
         { ...common, concurrency: deliveryConcurrency, connection: connect() },
       );
 
@@ -269,7 +250,7 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
     async stop(drain: AbortSignal) {
       stopped = true;
       // Attempts still in flight at the drain deadline are aborted and handed back
-      // (delivery.job.ts, handBack), so that the jobs below end in time.
+      // (delivery/hand-back.handler.ts), so that the jobs below end in time.
       const interruptNow = () => interrupt.abort(new Error('the worker is stopping'));
       if (drain.aborted) interruptNow();
       else drain.addEventListener('abort', interruptNow, { once: true });

@@ -1,11 +1,12 @@
 import type { MicroBatcher, Pool } from '@leadhook/db';
 import type { Logger } from '@leadhook/observability';
 import { QUEUES, type QueueSet } from '@leadhook/queue';
-import type { AttemptResult, Resolve } from '@leadhook/webhooks';
-import type { Counter, Histogram } from 'prom-client';
-import type { AttemptRecord, Step } from './delivery.job.js';
-import type { FanOutItem, FanOutRow } from './fanout.job.js';
+import type { Resolve } from '@leadhook/webhooks';
+import type { ClaimedDelivery } from './delivery/claimed-delivery.model.js';
+import type { AttemptRecord } from './delivery/delivery.queries.js';
+import type { FanOutItem, FanOutRow } from './fanout.queries.js';
 import type { SendSlots } from './send-slots.js';
+import type { WebhookMetrics } from './webhook.metrics.js';
 
 /** What the webhook worker's jobs use; the component builds it from config. */
 export interface WebhookDeps {
@@ -32,7 +33,7 @@ export interface WebhookDeps {
   stopping: () => boolean;
   /**
    * Aborted at the drain deadline of a stop: the attempts still in flight are
-   * interrupted and handed back (delivery.job.ts, handBack).
+   * interrupted and handed back (delivery/hand-back.handler.ts).
    */
   interrupt: AbortSignal;
   metrics: WebhookMetrics;
@@ -42,55 +43,12 @@ export interface WebhookDeps {
    */
   slots?: SendSlots;
   /**
-   * Where attempts are recorded: recordAttempts (delivery.job.ts) through a
+   * Where attempts are recorded: recordAttempts (delivery/delivery.queries.ts) through a
    * MicroBatcher, so the attempts that finish while one record runs share the next.
    */
-  records: MicroBatcher<AttemptRecord, Step>;
-  /** Where fan-outs run: fanOutMany (fanout.job.ts) through a MicroBatcher, likewise. */
+  records: MicroBatcher<AttemptRecord, ClaimedDelivery>;
+  /** Where fan-outs run: fanOutMany (fanout.queries.ts) through a MicroBatcher, likewise. */
   fanOuts: MicroBatcher<FanOutItem, FanOutRow>;
-}
-
-export interface WebhookMetrics {
-  deliveries: Counter<'result'>;
-  attemptDuration: Histogram<'outcome'>;
-  subscriptionsDisabled: Counter<'reason'>;
-}
-
-/** `result` of leadhook_webhook_deliveries_total: a delivery's final states. */
-export const DELIVERY_RESULTS = ['succeeded', 'failed'] as const;
-
-/**
- * `outcome` of leadhook_webhook_attempt_duration_seconds (attemptOutcome):
- * `refused` is the SSRF guard refusing the target; a connection the subscriber
- * refuses (ECONNREFUSED), like any other transport error, is `network_error`.
- */
-export const ATTEMPT_OUTCOMES = [
-  'success',
-  'http_error',
-  'timeout',
-  'refused',
-  'network_error',
-] as const;
-export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
-
-/** `reason` of leadhook_webhook_subscriptions_disabled_total: why the worker disabled one. */
-export const WORKER_DISABLE_REASONS = ['gone', 'failing'] as const;
-export type WorkerDisableReason = (typeof WORKER_DISABLE_REASONS)[number];
-
-/**
- * Every documented series at 0 from the start (docs/operations.md, "Metrics"),
- * so rates exist before the first delivery and a scrape shows each label value.
- */
-export function zeroWebhookMetrics(metrics: WebhookMetrics): void {
-  for (const result of DELIVERY_RESULTS) metrics.deliveries.inc({ result }, 0);
-  for (const outcome of ATTEMPT_OUTCOMES) metrics.attemptDuration.zero({ outcome });
-  for (const reason of WORKER_DISABLE_REASONS) metrics.subscriptionsDisabled.inc({ reason }, 0);
-}
-
-/** The delay before the next attempt, from the schedule, with the contract's ±20 % jitter. */
-export function jittered(delayMs: number, random: () => number): number {
-  if (delayMs <= 0) return 0;
-  return Math.round(delayMs * (0.8 + 0.4 * random()));
 }
 
 /**
@@ -157,13 +115,4 @@ export async function enqueueOrLog(
       'delivery enqueue failed; the reconciler will send it',
     );
   }
-}
-
-/** A short outcome label of an attempt, for the duration histogram. */
-export function attemptOutcome(result: AttemptResult): AttemptOutcome {
-  if (result.ok) return 'success';
-  if (result.statusCode !== null) return 'http_error';
-  if (result.error?.startsWith('refused:')) return 'refused';
-  if (result.error?.startsWith('timeout')) return 'timeout';
-  return 'network_error';
 }

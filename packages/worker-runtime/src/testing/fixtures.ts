@@ -94,8 +94,8 @@ export async function createDelivery(pool: Pool, owner: Owner): Promise<string> 
   );
   const deliveryId = `del_${hex()}`;
   await pool.query(
-    `INSERT INTO deliveries (id, activity_id, subscription_id, lead_id, status)
-     VALUES ($1, $2, $3, $4, 'succeeded')`,
+    `INSERT INTO deliveries (id, activity_id, subscription_id, lead_id, activity_occurred_at, status)
+     SELECT $1, $2, $3, $4, occurred_at, 'succeeded' FROM activities WHERE id = $2`,
     [deliveryId, activityId, subscriptionId, leadId],
   );
   return deliveryId;

@@ -50,7 +50,7 @@ export async function createDelivery(
   spec: DeliverySpec,
 ): Promise<{ deliveryId: string; activityId: string }> {
   const activityId = newId('activity');
-  await prisma.activity.create({
+  const activity = await prisma.activity.create({
     data: {
       id: activityId,
       accountId: target.accountId,
@@ -68,6 +68,8 @@ export async function createDelivery(
       activityId,
       subscriptionId: target.subscriptionId,
       leadId: target.leadId,
+      // What fan-out writes: the activity's time orders the chain (deliveries_chain_idx).
+      activityOccurredAt: activity.occurredAt,
       status: spec.status,
       attemptCount: spec.attemptCount ?? attempts.length,
       nextAttemptAt: spec.nextAttemptAt ?? null,

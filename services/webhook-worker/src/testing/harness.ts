@@ -192,7 +192,8 @@ export class Harness {
     await this.prisma.subscription.updateMany({ data: { enabled: false } });
     await this.prisma.delivery.updateMany({
       where: { status: 'pending' },
-      data: { status: 'failed' },
+      // As webhook_disable fails them: unqueued, no lease.
+      data: { status: 'failed', queued: false, claimedUntil: null },
     });
   }
 
@@ -226,6 +227,24 @@ export class Harness {
         receivedAt: new Date(),
       },
     });
+    return id;
+  }
+
+  /** An event activity of the lead with its open outbox row, as the activity path writes it. */
+  async openActivity(leadId: string, label: string, occurredAt = new Date()): Promise<string> {
+    const id = newId('activity');
+    await this.prisma.activity.create({
+      data: {
+        id,
+        accountId: this.accountId,
+        leadId,
+        activityType: 'event',
+        activityLabel: label,
+        note: label,
+        occurredAt,
+      },
+    });
+    await this.prisma.outbox.create({ data: { topic: 'activity', payload: { activity_id: id } } });
     return id;
   }
 

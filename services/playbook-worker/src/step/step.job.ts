@@ -1,0 +1,50 @@
+import type { Logger } from '@leadhook/observability';
+import { DelayedError, type Job } from 'bullmq';
+import type { Counter, Histogram } from 'prom-client';
+import type { PlaybookDeps } from '../playbook.deps.js';
+import { runStep, type StepPayload } from './step.runner.js';
+
+/** The series a step job counts (docs/operations.md, "Metrics"). */
+export interface StepMetrics {
+  /** leadhook_playbook_steps_total */
+  steps: Counter<'type' | 'result'>;
+  /** leadhook_playbook_step_lag_seconds */
+  lag: Histogram<string>;
+}
+
+/**
+ * The BullMQ processor of the `playbook-step` queue: runs the step
+ * (step.runner.ts), counts and logs it, and moves a deferred or early job to
+ * delayed so that it keeps its id.
+ */
+export function stepProcessor(deps: PlaybookDeps, logger: Logger, metrics: StepMetrics) {
+  return async (job: Job<StepPayload>, token?: string): Promise<void> => {
+    const started = Date.now();
+    const result = await runStep(deps, job.data);
+    const fields = {
+      enrollment_id: job.data.enrollment_id,
+      step: job.data.step,
+      result: result.kind,
+      duration_ms: Date.now() - started,
+    };
+    if (result.kind === 'ran') {
+      metrics.steps.inc({ type: result.type, result: result.status });
+      metrics.lag.observe(result.lagSeconds);
+      logger.info({ ...fields, lead_id: result.leadId, status: result.status }, 'playbook step');
+      return;
+    }
+    metrics.steps.inc({ type: 'unknown', result: result.kind });
+    logger.info(
+      result.kind === 'skipped' ? { ...fields, reason: result.reason } : fields,
+      'playbook step',
+    );
+    if ((result.kind === 'deferred' || result.kind === 'not_due') && token) {
+      // The same job waits for the new due time (its id stays the one the
+      // reconciler would add): BullMQ's "move to delayed" pattern.
+      const at = result.kind === 'deferred' ? result.until : result.dueAt;
+      const delayMs = Math.max(0, at.getTime() - deps.now().getTime());
+      await job.moveToDelayed(Date.now() + delayMs, token);
+      throw new DelayedError();
+    }
+  };
+}

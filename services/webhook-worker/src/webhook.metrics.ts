@@ -1,0 +1,54 @@
+import type { AttemptResult } from '@leadhook/webhooks';
+import type { Counter, Histogram } from 'prom-client';
+
+/**
+ * The webhook worker's metrics and the label values it counts
+ * (docs/operations.md, "Metrics"), as constants: infra/metrics-docs.test.ts
+ * checks the docs' table against them.
+ */
+
+export interface WebhookMetrics {
+  deliveries: Counter<'result'>;
+  attemptDuration: Histogram<'outcome'>;
+  subscriptionsDisabled: Counter<'reason'>;
+}
+
+/** `result` of leadhook_webhook_deliveries_total: a delivery's final states. */
+export const DELIVERY_RESULTS = ['succeeded', 'failed'] as const;
+
+/**
+ * `outcome` of leadhook_webhook_attempt_duration_seconds (attemptOutcome):
+ * `refused` is the SSRF guard refusing the target; a connection the subscriber
+ * refuses (ECONNREFUSED), like any other transport error, is `network_error`.
+ */
+export const ATTEMPT_OUTCOMES = [
+  'success',
+  'http_error',
+  'timeout',
+  'refused',
+  'network_error',
+] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/** `reason` of leadhook_webhook_subscriptions_disabled_total: why the worker disabled one. */
+export const WORKER_DISABLE_REASONS = ['gone', 'failing'] as const;
+export type WorkerDisableReason = (typeof WORKER_DISABLE_REASONS)[number];
+
+/**
+ * Every documented series at 0 from the start (docs/operations.md, "Metrics"),
+ * so rates exist before the first delivery and a scrape shows each label value.
+ */
+export function zeroWebhookMetrics(metrics: WebhookMetrics): void {
+  for (const result of DELIVERY_RESULTS) metrics.deliveries.inc({ result }, 0);
+  for (const outcome of ATTEMPT_OUTCOMES) metrics.attemptDuration.zero({ outcome });
+  for (const reason of WORKER_DISABLE_REASONS) metrics.subscriptionsDisabled.inc({ reason }, 0);
+}
+
+/** A short outcome label of an attempt, for the duration histogram. */
+export function attemptOutcome(result: AttemptResult): AttemptOutcome {
+  if (result.ok) return 'success';
+  if (result.statusCode !== null) return 'http_error';
+  if (result.error?.startsWith('refused:')) return 'refused';
+  if (result.error?.startsWith('timeout')) return 'timeout';
+  return 'network_error';
+}
