@@ -57,6 +57,21 @@ describe('the documented shell examples', () => {
     }
   });
 
+  it('call no tool beyond bash, coreutils, node and pnpm that the bootstrap does not install', () => {
+    const bootstrap = readFileSync(join(ROOT, 'scripts', 'bootstrap.sh'), 'utf8');
+    const installs = /for tool in ([a-z ]+); do/.exec(bootstrap)?.[1]?.split(' ') ?? [];
+    for (const tool of ['curl', 'openssl', 'jq', 'xxd', 'python3', 'wget', 'http']) {
+      const used = allBlocks.some(({ block }) =>
+        new RegExp(`(^|[|;&(]\\s*)${tool}\\b`, 'm').test(block),
+      );
+      expect({ tool, used, installed: installs.includes(tool) }).toEqual({
+        tool,
+        used,
+        installed: used,
+      });
+    }
+  });
+
   it('send valid JSON, and leads that pass validation', () => {
     const bodies = allBlocks.flatMap(({ doc, block }) =>
       singleQuotedBodies(block).map((body) => ({ doc, body })),

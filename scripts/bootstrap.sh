@@ -14,9 +14,11 @@ as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else su
 # corepack's copy of the pinned one and leaves yours as it is.
 PNPM_VERSION=$(node -p 'require("./package.json").packageManager.replace(/^pnpm@/, "").split("+")[0]')
 # Fetches the pinned pnpm into corepack's cache (no prompt) and checks it runs.
+# Says so first: the fetch writes to corepack's cache, which is a change too.
 corepack_pnpm_ready() {
-  command -v corepack >/dev/null 2>&1 &&
-    [ "$(COREPACK_ENABLE_DOWNLOAD_PROMPT=0 corepack pnpm --version 2>/dev/null)" = "$PNPM_VERSION" ]
+  command -v corepack >/dev/null 2>&1 || return 1
+  echo "bootstrap: asking corepack for pnpm $PNPM_VERSION (fetched into its cache if absent)"
+  [ "$(COREPACK_ENABLE_DOWNLOAD_PROMPT=0 corepack pnpm --version 2>/dev/null)" = "$PNPM_VERSION" ]
 }
 pnpm_cmd=(pnpm)
 if command -v pnpm >/dev/null 2>&1; then
@@ -52,6 +54,14 @@ if ! command -v redis-server >/dev/null 2>&1; then
   echo "bootstrap: installing Redis"
   apt_install redis-server
 fi
+# The documented examples talk to the service with curl and check signatures
+# with openssl (README "A first session", docs/webhooks.md).
+for tool in curl openssl; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "bootstrap: installing $tool"
+    apt_install "$tool"
+  fi
+done
 
 if ! pg_isready -q -h 127.0.0.1 -p 5432; then
   echo "bootstrap: starting PostgreSQL"

@@ -98,8 +98,12 @@ export function charsetOf(contentType: string | undefined): string | null {
   return null;
 }
 
-/** Whether a body of this Content-Type is UTF-8: no charset, or charset=utf-8 in any case. */
+/**
+ * Whether a body of this Content-Type is UTF-8: no charset, or charset=utf-8 in
+ * any case, or `utf8`, the alias some client libraries write (the WHATWG
+ * Encoding standard's label list has both).
+ */
 export function isUtf8ContentType(contentType: string | undefined): boolean {
   const charset = charsetOf(contentType);
-  return charset === null || charset === 'utf-8';
+  return charset === null || charset === 'utf-8' || charset === 'utf8';
 }
