@@ -1,4 +1,6 @@
 import { createLogger, createMetrics } from '@leadhook/observability';
+import { QueueSet } from '@leadhook/queue';
+import { closedPort } from '@leadhook/worker-runtime/testing';
 import supertest from 'supertest';
 import { createApp } from './app.js';
 import { type Harness, PUBLIC_BASE_URL, startHarness } from './testing/harness.js';
@@ -67,6 +69,40 @@ describe('API rate limits', () => {
     let n = 0;
     const untrusted = await burst(() => from(false, `203.0.113.${++n + 100}`)());
     expect(untrusted.get(429)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('lets requests through when Redis is unreachable (fail open), and says so at warn', async () => {
+    const account = await h.newAccount();
+    const noRedis = new QueueSet({
+      redisUrl: `redis://127.0.0.1:${await closedPort()}`,
+      prefix: 'test-api-no-redis',
+    });
+    const lines: string[] = [];
+    const logger = createLogger({
+      service: 'api-test',
+      level: 'warn',
+      destination: { write: (line: string) => lines.push(line) },
+    });
+    try {
+      const app = createApp({
+        prisma: h.prisma,
+        logger,
+        metrics: createMetrics('api-test'),
+        queues: noRedis,
+        options: { publicBaseUrl: PUBLIC_BASE_URL, rateLimitPerKey: 1, rateLimitPerAddress: 1 },
+      });
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await supertest(app)
+          .get('/api/v1/account')
+          .set('authorization', `Bearer ${account.api_key}`);
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(lines.join('')).toContain('rate limiter unavailable; letting the request through');
+    } finally {
+      await noRedis.close();
+    }
   });
 
   it('remembers a key that matched nothing, so repeating it costs no database round trip', async () => {
