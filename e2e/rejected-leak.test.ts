@@ -18,13 +18,14 @@ import {
  * rejected requests of every kind carry one person's phone, email and name in
  * every position a seller controls (values, field names, the external_id,
  * headers, the query string, the Idempotency-Key), and then a full dump of the
- * database (`pg_dump --data-only`), the source's stats and everything intake and
- * the api printed at LOG_LEVEL=debug are searched for them (leak-search.ts).
+ * database (`pg_dump --data-only`), the source's stats and everything the four
+ * processes printed at LOG_LEVEL=debug are searched for them (leak-search.ts).
  */
 
 let db: TestDatabase;
 let intake: ServiceProcess;
 let api: ServiceProcess;
+let workers: ServiceProcess[] = [];
 
 /** One person, sent only in bodies that are refused. */
 const PHONE = '(512) 555-0163';
@@ -71,16 +72,24 @@ beforeAll(async () => {
     LOG_LEVEL: 'debug',
   };
   const [intakePort, apiPort] = [await freePort(), await freePort()];
+  const [playbookPort, webhookPort] = [await freePort(), await freePort()];
   const publicBaseUrl = `http://127.0.0.1:${intakePort}`;
-  [intake, api] = await Promise.all([
-    startProcess('intake', intakePort, { ...env, PUBLIC_BASE_URL: publicBaseUrl }),
-    startProcess('api', apiPort, { ...env, PUBLIC_BASE_URL: publicBaseUrl }),
+  const withBase = { ...env, PUBLIC_BASE_URL: publicBaseUrl };
+  let playbook: ServiceProcess;
+  let webhook: ServiceProcess;
+  [intake, api, playbook, webhook] = await Promise.all([
+    startProcess('intake', intakePort, withBase),
+    startProcess('api', apiPort, withBase),
+    startProcess('playbook-worker', playbookPort, withBase),
+    startProcess('webhook-worker', webhookPort, withBase),
   ]);
+  workers = [playbook, webhook];
 }, 120_000);
 
 afterAll(async () => {
   await intake?.stop();
   await api?.stop();
+  for (const worker of workers) await worker.stop();
   await db?.drop();
 });
 
@@ -121,7 +130,9 @@ describe('a rejected body', () => {
         () => json({ ...personLead({ phone: '' }), [`${EMAIL}`]: { phone: PHONE } }),
         422,
       ],
-      ['too many fields', () => json({ ...personLead({ email: 'x' }), ...extras(60) }), 422],
+      // 55 extras: over the 50 kept (422), under the 75 fields counted before parsing (413).
+      ['too many fields', () => json({ ...personLead({ email: 'x' }), ...extras(55) }), 422],
+      ['far too many fields', () => json({ ...personLead({ email: 'x' }), ...extras(80) }), 413],
       [
         'an unknown field name over 64 characters',
         () => json({ ...personLead({ email: 'x' }), [`${LAST}_${EMAIL}_${'n'.repeat(64)}`]: 1 }),
@@ -220,8 +231,13 @@ describe('a rejected body', () => {
 
     await intake.stop();
     await api.stop();
+    for (const worker of workers) await worker.stop();
     for (const processOutput of [intake.output(), api.output()]) {
       expect(processOutput).toContain('"msg":"request completed"');
+    }
+    const outputs = [intake, api, ...workers].map((p) => p.output());
+    for (const processOutput of outputs) {
+      expect(processOutput).toContain('"msg":"stopped"');
       const leaking = processOutput
         .split('\n')
         .map((line) => ({ line, leaks: leaksIn(line, targets) }))
