@@ -139,7 +139,9 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
             held.observe(heldMs / 1000);
             const result = await enrollLead(deps, job.data.lead_id);
             enrollments.inc({ result: result.kind });
-            logger.info(
+            // A lead enrolled, or not and why, is news; one already enrolled
+            // (a job delivered twice, the relay's re-send) is not.
+            logger[result.kind === 'already_enrolled' ? 'debug' : 'info'](
               {
                 lead_id: job.data.lead_id,
                 ...(result.kind === 'enrolled' || result.kind === 'already_enrolled'

@@ -2,7 +2,7 @@ import type { Logger } from '@leadhook/observability';
 import { DelayedError, type Job } from 'bullmq';
 import type { Counter, Histogram } from 'prom-client';
 import type { PlaybookDeps } from '../playbook.deps.js';
-import { runStep, type StepPayload } from './step.runner.js';
+import { runStep, type StepPayload, type StepResult } from './step.runner.js';
 
 /** The series a step job counts (docs/operations.md, "Metrics"). */
 export interface StepMetrics {
@@ -17,6 +17,18 @@ export interface StepMetrics {
  * (step.runner.ts), counts and logs it, and moves a deferred or early job to
  * delayed so that it keeps its id.
  */
+/**
+ * At the default level (info) the log says what happened to a lead: a step
+ * that ran, and a step first put off to the contact window. A deferral seen
+ * again, a job that was not due yet, or one another worker had already taken
+ * are the queue's mechanics: debug (docs/operations.md, "Logs").
+ */
+export function stepLogLevel(result: StepResult): 'info' | 'debug' {
+  if (result.kind === 'ran') return 'info';
+  if (result.kind === 'deferred') return result.recorded ? 'info' : 'debug';
+  return 'debug';
+}
+
 export function stepProcessor(deps: PlaybookDeps, logger: Logger, metrics: StepMetrics) {
   return async (job: Job<StepPayload>, token?: string): Promise<void> => {
     const started = Date.now();
@@ -34,7 +46,7 @@ export function stepProcessor(deps: PlaybookDeps, logger: Logger, metrics: StepM
       return;
     }
     metrics.steps.inc({ type: 'unknown', result: result.kind });
-    logger.info(
+    logger[stepLogLevel(result)](
       result.kind === 'skipped' ? { ...fields, reason: result.reason } : fields,
       'playbook step',
     );
