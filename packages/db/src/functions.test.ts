@@ -125,7 +125,7 @@ FOR EACH ROW EXECUTE FUNCTION deliveries_touched();
       });
       expect(migration?.drops.sort()).toEqual([
         'DROP FUNCTION webhook_chain_lock(text,text);',
-        'DROP FUNCTION webhook_disable(text,text,timestamp with time zone);',
+        'DROP FUNCTION webhook_disable(text,text,text,timestamp with time zone);',
         'DROP TYPE webhook_step CASCADE;',
       ]);
       expect(migration?.files.map((f) => f.path)).toEqual([

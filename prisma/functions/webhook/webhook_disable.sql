@@ -2,19 +2,22 @@
 -- and fails its pending deliveries (unqueued, their leases ended).
 --
 --   Takes:
---     p_subscription_id, p_reason, p_now
+--     p_subscription_id, p_code (gone | failing: the disabled_code metrics group
+--     by), p_reason (the sentence), p_now
 --   Returns:
 --     whether this call disabled it (for the metric); false when it already was
 --   Guarantees:
 --     - the subscription row, then its pending deliveries' rows, in the caller's
 --       transaction: a crash leaves it enabled with its deliveries pending
-CREATE OR REPLACE FUNCTION webhook_disable(p_subscription_id text, p_reason text, p_now timestamptz)
+CREATE OR REPLACE FUNCTION webhook_disable(
+  p_subscription_id text, p_code text, p_reason text, p_now timestamptz)
 RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   v_disabled boolean;
 BEGIN
   UPDATE subscriptions
-     SET enabled = false, disabled_reason = p_reason, disabled_at = p_now, updated_at = p_now
+     SET enabled = false, disabled_code = p_code, disabled_reason = p_reason,
+         disabled_at = p_now, updated_at = p_now
    WHERE id = p_subscription_id AND enabled;
   v_disabled := FOUND;
   UPDATE deliveries

@@ -110,6 +110,7 @@ BEGIN
   IF v_step.outcome = 'disabled' THEN
     v_step.disabled_now := webhook_disable(
       v_d.subscription_id,
+      v_step.disabled_reason,
       CASE v_step.disabled_reason
         WHEN 'gone' THEN 'The endpoint answered 410 Gone.'
         ELSE 'Every delivery failed for 5 days (since '

@@ -287,6 +287,26 @@ describe('enabled', () => {
       null,
     ]);
   });
+  it('records the manual code the metrics count, created or patched off, and clears it on enabling', async () => {
+    const { api } = await owner();
+    const code = async (id: string) =>
+      (await h.prisma.subscription.findUniqueOrThrow({ where: { id } })).disabledCode;
+    const created: string = (
+      await api.post('/api/v1/subscriptions').send(subscriptionBody({ enabled: false }))
+    ).body.id;
+    expect(await code(created)).toBe('manual');
+
+    const id: string = (await api.post('/api/v1/subscriptions').send(subscriptionBody())).body.id;
+    expect(await code(id)).toBeNull();
+    await api.patch(`/api/v1/subscriptions/${id}`).send({ enabled: false }).expect(200);
+    expect(await code(id)).toBe('manual');
+    // As the webhook worker leaves one it disabled: disabling again keeps its code.
+    await h.prisma.subscription.update({ where: { id }, data: { disabledCode: 'gone' } });
+    await api.patch(`/api/v1/subscriptions/${id}`).send({ enabled: false }).expect(200);
+    expect(await code(id)).toBe('gone');
+    await api.patch(`/api/v1/subscriptions/${id}`).send({ enabled: true }).expect(200);
+    expect(await code(id)).toBeNull();
+  });
 });
 
 describe('labels', () => {

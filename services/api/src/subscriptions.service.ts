@@ -132,7 +132,13 @@ export async function createSubscription(
       events,
       outcomes,
       enabled,
-      ...(enabled ? {} : { disabledReason: MANUAL_DISABLE_REASON, disabledAt: new Date() }),
+      ...(enabled
+        ? {}
+        : {
+            disabledCode: 'manual',
+            disabledReason: MANUAL_DISABLE_REASON,
+            disabledAt: new Date(),
+          }),
       secret: generateSecret(),
     },
   });
@@ -226,10 +232,21 @@ export async function updateSubscription(
           events,
           outcomes,
           ...(enabling
-            ? { enabled: true, disabledReason: null, disabledAt: null, failingSince: null }
+            ? {
+                enabled: true,
+                disabledCode: null,
+                disabledReason: null,
+                disabledAt: null,
+                failingSince: null,
+              }
             : {}),
           ...(disabling
-            ? { enabled: false, disabledReason: MANUAL_DISABLE_REASON, disabledAt: new Date() }
+            ? {
+                enabled: false,
+                disabledCode: 'manual',
+                disabledReason: MANUAL_DISABLE_REASON,
+                disabledAt: new Date(),
+              }
             : {}),
           updatedAt: new Date(),
         },

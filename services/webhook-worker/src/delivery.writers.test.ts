@@ -52,9 +52,10 @@ describe('the writers of delivery state', () => {
       { status: 'pending', queued: false, leased: true },
       { status: 'pending', queued: true, leased: false },
     ]);
-    await pool.query(`SELECT webhook_disable($1, 'The endpoint answered 410 Gone.', now())`, [
-      subscriptionId,
-    ]);
+    await pool.query(
+      `SELECT webhook_disable($1, 'gone', 'The endpoint answered 410 Gone.', now())`,
+      [subscriptionId],
+    );
     expect([await state(head), await state(behind)]).toEqual([
       { status: 'failed', queued: false, leased: false },
       { status: 'failed', queued: false, leased: false },

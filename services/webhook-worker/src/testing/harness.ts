@@ -266,6 +266,8 @@ export class Harness {
         events: options.events ?? ['*'],
         outcomes: options.outcomes ?? [],
         enabled: options.enabled ?? true,
+        // Disabled as the API disables one (services/api, subscriptions.service.ts).
+        ...(options.enabled === false ? { disabledCode: 'manual', disabledReason: 'manual' } : {}),
         secret,
       },
     });
