@@ -1,5 +1,5 @@
 import { QUEUES } from '@leadhook/queue';
-import { DISABLED_REASONS, QUEUE_STATES, RETENTION_KINDS } from '@leadhook/worker-runtime';
+import { QUEUE_STATES, RETENTION_KINDS } from '@leadhook/worker-runtime';
 import { LEAD_RESULTS } from '../services/intake/src/intake.metrics.js';
 import {
   ENROLLMENT_RESULTS,
@@ -9,6 +9,7 @@ import {
   ATTEMPT_OUTCOMES,
   attemptOutcome,
   DELIVERY_RESULTS,
+  DISABLED_REASONS,
   WORKER_DISABLE_REASONS,
 } from '../services/webhook-worker/src/webhook.metrics.js';
 import { documentedMetrics, type Labels } from './metrics-table.js';

@@ -1,12 +1,10 @@
 export type { RetentionKind, RetentionOptions } from './retention.js';
 export { RETENTION_KINDS, RETENTION_LOCK_KEY, RetentionJob } from './retention.js';
 export {
-  DISABLED_REASONS,
   QUEUE_STATES,
-  registerDisabledSubscriptionsGauge,
-  registerOldestDueStepGauge,
   registerOutboxLagGauge,
   registerQueueDepthGauge,
+  withScrapeTimeout,
 } from './scrape-metrics.js';
 export type {
   WorkerComponent,

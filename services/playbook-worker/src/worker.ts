@@ -1,11 +1,8 @@
 import type { Config } from '@leadhook/config';
 import type { Logger } from '@leadhook/observability';
 import { outboxTopicsRelayedBy } from '@leadhook/queue';
-import {
-  createWorkerRuntime,
-  registerOldestDueStepGauge,
-  type WorkerRuntime,
-} from '@leadhook/worker-runtime';
+import { createWorkerRuntime, type WorkerRuntime } from '@leadhook/worker-runtime';
+import { registerOldestDueStepGauge } from './oldest-due-step.metrics.js';
 import { type PlaybookComponentOptions, playbookComponent } from './playbook.component.js';
 
 export interface WorkerDeps {

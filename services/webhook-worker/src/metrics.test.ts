@@ -86,4 +86,48 @@ describe('webhook worker /metrics', () => {
     expect(after).toMatch(/^leadhook_queue_jobs\{queue="delivery",state="failed"/m);
     expect(after).toMatch(/^leadhook_retention_removed_total\{kind="outbox"/m);
   });
+
+  it('counts by the code the worker records, whatever the sentence the account reads says', async () => {
+    const w = await h.startWorker({ WEBHOOK_RETRY_SCHEDULE: '0,100ms' });
+    const scrape = async (reason: string) => {
+      const { text } = await request(`http://127.0.0.1:${w.port}`).get('/metrics').expect(200);
+      return series(text, 'leadhook_webhook_subscriptions_disabled', `reason="${reason}"`) ?? NaN;
+    };
+    const before = { gone: await scrape('gone'), failing: await scrape('failing') };
+
+    const gone = await h.subscriber((_req, res) => {
+      res.writeHead(410).end();
+    });
+    const goneSub = await h.subscription({ url: gone.url });
+    await record(w, await h.lead());
+    await disabledBy(goneSub.id);
+
+    const failing = await h.subscriber((_req, res) => {
+      res.writeHead(503).end();
+    });
+    const { playbookId, sourceId } = await h.playbook();
+    const failingSub = await h.subscription({ url: failing.url, playbookId });
+    await h.prisma.subscription.update({
+      where: { id: failingSub.id },
+      data: { failingSince: new Date(Date.now() - 5 * 86_400_000 - 60_000) },
+    });
+    await record(w, await h.lead({ playbookId, sourceId }));
+    await disabledBy(failingSub.id);
+
+    const rows = await h.prisma.subscription.findMany({
+      where: { id: { in: [goneSub.id, failingSub.id] } },
+      orderBy: { disabledCode: 'asc' },
+    });
+    expect(rows.map((r) => [r.id, r.disabledCode])).toEqual([
+      [failingSub.id, 'failing'],
+      [goneSub.id, 'gone'],
+    ]);
+    // The sentences are the account's to read and may be reworded: the count holds.
+    await h.prisma.subscription.updateMany({
+      where: { id: { in: [goneSub.id, failingSub.id] } },
+      data: { disabledReason: 'Disabled by the webhook worker.' },
+    });
+    expect(await scrape('gone')).toBe(before.gone + 1);
+    expect(await scrape('failing')).toBe(before.failing + 1);
+  });
 });

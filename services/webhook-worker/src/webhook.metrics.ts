@@ -35,6 +35,14 @@ export const WORKER_DISABLE_REASONS = ['gone', 'failing'] as const;
 export type WorkerDisableReason = (typeof WORKER_DISABLE_REASONS)[number];
 
 /**
+ * `reason` of leadhook_webhook_subscriptions_disabled (disabled-subscriptions.metrics.ts):
+ * a disabled subscription's disabled_code, `manual` (the account turned it off),
+ * `gone` (a 410), `failing` (5 days of failures), or `other` (a row disabled
+ * without a code); every reason is exported, 0 when none.
+ */
+export const DISABLED_REASONS = ['manual', 'gone', 'failing', 'other'] as const;
+
+/**
  * Every documented series at 0 from the start (docs/operations.md, "Metrics"),
  * so rates exist before the first delivery and a scrape shows each label value.
  */

@@ -1,11 +1,8 @@
 import type { Config } from '@leadhook/config';
 import type { Logger } from '@leadhook/observability';
 import { outboxTopicsRelayedBy } from '@leadhook/queue';
-import {
-  createWorkerRuntime,
-  registerDisabledSubscriptionsGauge,
-  type WorkerRuntime,
-} from '@leadhook/worker-runtime';
+import { createWorkerRuntime, type WorkerRuntime } from '@leadhook/worker-runtime';
+import { registerDisabledSubscriptionsGauge } from './disabled-subscriptions.metrics.js';
 import { type WebhookComponentOptions, webhookComponent } from './webhook.component.js';
 
 export interface WorkerDeps {
