@@ -188,3 +188,44 @@ describe('retention settings', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));
   });
 });
+
+describe('the knobs operators tune', () => {
+  it('default to the values the workers were built with', () => {
+    expect(loadConfig({})).toMatchObject({
+      webhookFanoutConcurrency: 48,
+      webhookDeliveryConcurrency: 96,
+      playbookStepConcurrency: 5,
+      playbookEnrollmentConcurrency: 8,
+      reconcileIntervalMs: 5000,
+    });
+  });
+
+  it('take positive whole numbers', () => {
+    expect(
+      loadConfig({
+        WEBHOOK_FANOUT_CONCURRENCY: '12',
+        WEBHOOK_DELIVERY_CONCURRENCY: '200',
+        PLAYBOOK_STEP_CONCURRENCY: '1',
+        PLAYBOOK_ENROLLMENT_CONCURRENCY: '1000',
+        RECONCILE_INTERVAL_MS: '100',
+      }),
+    ).toMatchObject({
+      webhookFanoutConcurrency: 12,
+      webhookDeliveryConcurrency: 200,
+      playbookStepConcurrency: 1,
+      playbookEnrollmentConcurrency: 1000,
+      reconcileIntervalMs: 100,
+    });
+  });
+
+  it.each([
+    ['WEBHOOK_FANOUT_CONCURRENCY', '0'],
+    ['WEBHOOK_DELIVERY_CONCURRENCY', '1001'],
+    ['PLAYBOOK_STEP_CONCURRENCY', '-1'],
+    ['PLAYBOOK_ENROLLMENT_CONCURRENCY', '2.5'],
+    ['RECONCILE_INTERVAL_MS', '99'],
+    ['RECONCILE_INTERVAL_MS', '3600001'],
+  ])('refuse %s=%s, naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\n  ${name}: `));
+  });
+});

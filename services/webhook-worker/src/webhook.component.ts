@@ -27,11 +27,11 @@ export interface WebhookComponentOptions {
   random?: () => number;
   /** Name resolution for the SSRF guard (tests). */
   resolve?: Resolve;
-  /** How often the reconciler looks for due chain heads (ms). Default 5000. */
+  /** How often the reconciler looks for due chain heads (ms). Default RECONCILE_INTERVAL_MS. */
   reconcileIntervalMs?: number;
   /**
-   * Jobs each BullMQ worker runs at once (both queues). Default: 48 fan-outs and
-   * 96 delivery jobs (each one goes on down its chain, so 96 chains are sent
+   * Jobs each BullMQ worker runs at once (both queues; tests). Default:
+   * WEBHOOK_FANOUT_CONCURRENCY (48) fan-outs and WEBHOOK_DELIVERY_CONCURRENCY (96) delivery jobs (each one goes on down its chain, so 96 chains are sent
    * to at once; a subscriber gets at most one request per lead at a time).
    *
    * A delivery job holds no database connection while its attempt is in
@@ -125,8 +125,9 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       // Every attempt in flight listens on it (up to the send slots plus the
       // delivery jobs at once): no leak to warn about.
       setMaxListeners(0, interrupt.signal);
-      const activityConcurrency = options.concurrency ?? 48;
-      const deliveryConcurrency = options.concurrency ?? 96;
+      // WEBHOOK_FANOUT_CONCURRENCY and WEBHOOK_DELIVERY_CONCURRENCY (docs/operations.md, "Settings").
+      const activityConcurrency = options.concurrency ?? config.webhookFanoutConcurrency;
+      const deliveryConcurrency = options.concurrency ?? config.webhookDeliveryConcurrency;
       // Jobs hold a connection only for their one statement at a time (never
       // across an HTTP attempt), so fewer connections than jobs serve them; the
       // server's connections are shared with every other process.
@@ -236,7 +237,7 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       }
       workers = [activityWorker, deliveryWorker];
 
-      const intervalMs = options.reconcileIntervalMs ?? 5000;
+      const intervalMs = options.reconcileIntervalMs ?? config.reconcileIntervalMs;
       const reconcileNow = () => reconcileOnce(deps, { horizonMs: intervalMs });
       reconciler = new PeriodicTask({
         run: reconcileNow,
