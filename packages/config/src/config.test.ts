@@ -229,3 +229,29 @@ describe('the knobs operators tune', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\n  ${name}: `));
   });
 });
+
+describe('database pool sizes', () => {
+  it('default to the pools each process has opened so far', () => {
+    expect(loadConfig({})).toMatchObject({
+      intakeDatabasePoolSize: 20,
+      apiDatabasePoolSize: 10,
+      playbookWorkerDatabasePoolSize: 10,
+      webhookWorkerDatabasePoolSize: 16,
+    });
+  });
+
+  it('take positive whole numbers', () => {
+    expect(
+      loadConfig({ INTAKE_DATABASE_POOL_SIZE: '40', WEBHOOK_WORKER_DATABASE_POOL_SIZE: '1' }),
+    ).toMatchObject({ intakeDatabasePoolSize: 40, webhookWorkerDatabasePoolSize: 1 });
+  });
+
+  it.each([
+    ['INTAKE_DATABASE_POOL_SIZE', '0'],
+    ['API_DATABASE_POOL_SIZE', 'ten'],
+    ['PLAYBOOK_WORKER_DATABASE_POOL_SIZE', '1001'],
+    ['WEBHOOK_WORKER_DATABASE_POOL_SIZE', '-4'],
+  ])('refuse %s=%s, naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\n  ${name}: `));
+  });
+});

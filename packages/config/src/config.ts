@@ -96,6 +96,14 @@ export interface Config {
   readonly playbookEnrollmentConcurrency: number;
   /** How often the workers' reconcilers look for due work the queue lost (ms). */
   readonly reconcileIntervalMs: number;
+  /** PostgreSQL connections of intake's pool, per process. */
+  readonly intakeDatabasePoolSize: number;
+  /** PostgreSQL connections of the api's Prisma pool, per process. */
+  readonly apiDatabasePoolSize: number;
+  /** PostgreSQL connections of the playbook worker's step and enrollment pool, per process. */
+  readonly playbookWorkerDatabasePoolSize: number;
+  /** PostgreSQL connections of the webhook worker's fan-out and delivery pool, per process. */
+  readonly webhookWorkerDatabasePoolSize: number;
 }
 
 /** Thrown with every problem found, each naming its variable. */
@@ -293,6 +301,10 @@ export const SETTING_DEFAULTS = {
   PLAYBOOK_STEP_CONCURRENCY: '5',
   PLAYBOOK_ENROLLMENT_CONCURRENCY: '8',
   RECONCILE_INTERVAL_MS: '5000',
+  INTAKE_DATABASE_POOL_SIZE: '20',
+  API_DATABASE_POOL_SIZE: '10',
+  PLAYBOOK_WORKER_DATABASE_POOL_SIZE: '10',
+  WEBHOOK_WORKER_DATABASE_POOL_SIZE: '16',
 } as const satisfies Record<string, string>;
 
 export type SettingName = keyof typeof SETTING_DEFAULTS;
@@ -384,6 +396,10 @@ export function loadConfig(env: Env = process.env): Config {
       if (n < 100) throw new Error(`${n} is less than 100`);
       return n;
     }),
+    intakeDatabasePoolSize: read('INTAKE_DATABASE_POOL_SIZE', upTo(1000)),
+    apiDatabasePoolSize: read('API_DATABASE_POOL_SIZE', upTo(1000)),
+    playbookWorkerDatabasePoolSize: read('PLAYBOOK_WORKER_DATABASE_POOL_SIZE', upTo(1000)),
+    webhookWorkerDatabasePoolSize: read('WEBHOOK_WORKER_DATABASE_POOL_SIZE', upTo(1000)),
   };
   // Node refuses a server whose headers may take longer than the whole request.
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {

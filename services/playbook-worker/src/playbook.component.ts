@@ -69,7 +69,10 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
       // Connect now: a client still initialising when stop() disconnects it keeps
       // the process alive.
       await db.$connect();
-      pool = createPool({ databaseUrl: config.databaseUrl });
+      pool = createPool({
+        databaseUrl: config.databaseUrl,
+        max: config.playbookWorkerDatabasePoolSize,
+      });
       stopping = new AbortController();
       const deps: PlaybookDeps = {
         prisma: db,

@@ -133,7 +133,10 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       // server's connections are shared with every other process.
       pool = createPool({
         databaseUrl: config.databaseUrl,
-        max: Math.min(16, activityConcurrency + deliveryConcurrency),
+        max: Math.min(
+          config.webhookWorkerDatabasePoolSize,
+          activityConcurrency + deliveryConcurrency,
+        ),
       });
       // A fan-out reserves its slots before it waits for its batch's transaction
       // (fanout.job.ts); with fewer slots than all fan-outs' reservations, the
