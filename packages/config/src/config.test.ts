@@ -255,3 +255,29 @@ describe('database pool sizes', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\n  ${name}: `));
   });
 });
+
+describe('batch sizes', () => {
+  it('default to the batches the workers were built with', () => {
+    expect(loadConfig({})).toMatchObject({
+      webhookFanoutBatchSize: 8,
+      webhookRecordBatchSize: 64,
+      reconcileBatchSize: 500,
+      outboxRelayBatchSize: 500,
+    });
+  });
+
+  it('take positive whole numbers', () => {
+    expect(
+      loadConfig({ WEBHOOK_RECORD_BATCH_SIZE: '1', OUTBOX_RELAY_BATCH_SIZE: '10000' }),
+    ).toMatchObject({ webhookRecordBatchSize: 1, outboxRelayBatchSize: 10_000 });
+  });
+
+  it.each([
+    ['WEBHOOK_FANOUT_BATCH_SIZE', '0'],
+    ['WEBHOOK_RECORD_BATCH_SIZE', '1001'],
+    ['RECONCILE_BATCH_SIZE', '10001'],
+    ['OUTBOX_RELAY_BATCH_SIZE', 'all'],
+  ])('refuse %s=%s, naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\n  ${name}: `));
+  });
+});

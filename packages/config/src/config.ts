@@ -104,6 +104,14 @@ export interface Config {
   readonly playbookWorkerDatabasePoolSize: number;
   /** PostgreSQL connections of the webhook worker's fan-out and delivery pool, per process. */
   readonly webhookWorkerDatabasePoolSize: number;
+  /** Activities one webhook fan-out transaction takes at most. */
+  readonly webhookFanoutBatchSize: number;
+  /** Finished attempts one webhook record transaction takes at most. */
+  readonly webhookRecordBatchSize: number;
+  /** Due items (steps, chain heads) a reconciler round enqueues at most. */
+  readonly reconcileBatchSize: number;
+  /** Outbox rows the workers' relay claims per topic and round. */
+  readonly outboxRelayBatchSize: number;
 }
 
 /** Thrown with every problem found, each naming its variable. */
@@ -305,6 +313,10 @@ export const SETTING_DEFAULTS = {
   API_DATABASE_POOL_SIZE: '10',
   PLAYBOOK_WORKER_DATABASE_POOL_SIZE: '10',
   WEBHOOK_WORKER_DATABASE_POOL_SIZE: '16',
+  WEBHOOK_FANOUT_BATCH_SIZE: '8',
+  WEBHOOK_RECORD_BATCH_SIZE: '64',
+  RECONCILE_BATCH_SIZE: '500',
+  OUTBOX_RELAY_BATCH_SIZE: '500',
 } as const satisfies Record<string, string>;
 
 export type SettingName = keyof typeof SETTING_DEFAULTS;
@@ -400,6 +412,10 @@ export function loadConfig(env: Env = process.env): Config {
     apiDatabasePoolSize: read('API_DATABASE_POOL_SIZE', upTo(1000)),
     playbookWorkerDatabasePoolSize: read('PLAYBOOK_WORKER_DATABASE_POOL_SIZE', upTo(1000)),
     webhookWorkerDatabasePoolSize: read('WEBHOOK_WORKER_DATABASE_POOL_SIZE', upTo(1000)),
+    webhookFanoutBatchSize: read('WEBHOOK_FANOUT_BATCH_SIZE', upTo(1000)),
+    webhookRecordBatchSize: read('WEBHOOK_RECORD_BATCH_SIZE', upTo(1000)),
+    reconcileBatchSize: read('RECONCILE_BATCH_SIZE', upTo(10_000)),
+    outboxRelayBatchSize: read('OUTBOX_RELAY_BATCH_SIZE', upTo(10_000)),
   };
   // Node refuses a server whose headers may take longer than the whole request.
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {

@@ -194,7 +194,8 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
       }
 
       const intervalMs = options.reconcileIntervalMs ?? config.reconcileIntervalMs;
-      const reconcileNow = () => reconcileOnce(deps, { horizonMs: intervalMs });
+      const reconcileNow = () =>
+        reconcileOnce(deps, { horizonMs: intervalMs, batchSize: config.reconcileBatchSize });
       reconciler = new PeriodicTask({
         run: async () => {
           const count = await reconcileNow();

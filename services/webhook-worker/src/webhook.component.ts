@@ -90,15 +90,16 @@ const BATCH_FAILURES = {
 /**
  * Attempts are recorded in batches (MicroBatcher, webhook_record_attempts): at most
  * two record transactions at a time, each with the attempts that finished while
- * the others ran, up to 64. An attempt whose record fails leaves its delivery
+ * the others ran, up to WEBHOOK_RECORD_BATCH_SIZE (64). An attempt whose record fails leaves its delivery
  * leased until the reconciler sends it again.
  */
-const RECORD_BATCHING = { ...BATCH_FAILURES, maxBatchSize: 64, maxInFlight: 2 };
+const RECORD_BATCHING = { ...BATCH_FAILURES, maxInFlight: 2 };
 /**
  * Fan-outs likewise (webhook_fan_out_claims): each call holds its leads' locks
- * until it commits, so batches stay smaller than the fan-out jobs running at once.
+ * until it commits, so batches (WEBHOOK_FANOUT_BATCH_SIZE, 8) stay smaller than
+ * the fan-out jobs running at once.
  */
-const FAN_OUT_BATCHING = { ...BATCH_FAILURES, maxBatchSize: 8, maxInFlight: 2 };
+const FAN_OUT_BATCHING = { ...BATCH_FAILURES, maxInFlight: 2 };
 
 /**
  * The webhook worker's own work: a BullMQ worker on `activity` (fan-out), one on
@@ -158,9 +159,14 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
         interrupt: interrupt.signal,
         records: new MicroBatcher({
           ...RECORD_BATCHING,
+          maxBatchSize: config.webhookRecordBatchSize,
           run: (items) => recordAttempts(deps, items),
         }),
-        fanOuts: new MicroBatcher({ ...FAN_OUT_BATCHING, run: (items) => fanOutMany(deps, items) }),
+        fanOuts: new MicroBatcher({
+          ...FAN_OUT_BATCHING,
+          maxBatchSize: config.webhookFanoutBatchSize,
+          run: (items) => fanOutMany(deps, items),
+        }),
         ...(options.resolve ? { resolve: options.resolve } : {}),
         metrics: {
           deliveries: new Counter({
@@ -241,7 +247,8 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       workers = [activityWorker, deliveryWorker];
 
       const intervalMs = options.reconcileIntervalMs ?? config.reconcileIntervalMs;
-      const reconcileNow = () => reconcileOnce(deps, { horizonMs: intervalMs });
+      const reconcileNow = () =>
+        reconcileOnce(deps, { horizonMs: intervalMs, batchSize: config.reconcileBatchSize });
       reconciler = new PeriodicTask({
         run: reconcileNow,
         intervalMs,
