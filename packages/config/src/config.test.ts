@@ -188,3 +188,96 @@ describe('retention settings', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));
   });
 });
+
+describe('the knobs operators tune', () => {
+  it('default to the values the workers were built with', () => {
+    expect(loadConfig({})).toMatchObject({
+      webhookFanoutConcurrency: 48,
+      webhookDeliveryConcurrency: 96,
+      playbookStepConcurrency: 5,
+      playbookEnrollmentConcurrency: 8,
+      reconcileIntervalMs: 5000,
+    });
+  });
+
+  it('take positive whole numbers', () => {
+    expect(
+      loadConfig({
+        WEBHOOK_FANOUT_CONCURRENCY: '12',
+        WEBHOOK_DELIVERY_CONCURRENCY: '200',
+        PLAYBOOK_STEP_CONCURRENCY: '1',
+        PLAYBOOK_ENROLLMENT_CONCURRENCY: '1000',
+        RECONCILE_INTERVAL_MS: '100',
+      }),
+    ).toMatchObject({
+      webhookFanoutConcurrency: 12,
+      webhookDeliveryConcurrency: 200,
+      playbookStepConcurrency: 1,
+      playbookEnrollmentConcurrency: 1000,
+      reconcileIntervalMs: 100,
+    });
+  });
+
+  it.each([
+    ['WEBHOOK_FANOUT_CONCURRENCY', '0'],
+    ['WEBHOOK_DELIVERY_CONCURRENCY', '1001'],
+    ['PLAYBOOK_STEP_CONCURRENCY', '-1'],
+    ['PLAYBOOK_ENROLLMENT_CONCURRENCY', '2.5'],
+    ['RECONCILE_INTERVAL_MS', '99'],
+    ['RECONCILE_INTERVAL_MS', '3600001'],
+  ])('refuse %s=%s, naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\n  ${name}: `));
+  });
+});
+
+describe('database pool sizes', () => {
+  it('default to the pools each process has opened so far', () => {
+    expect(loadConfig({})).toMatchObject({
+      intakeDatabasePoolSize: 20,
+      apiDatabasePoolSize: 10,
+      playbookWorkerDatabasePoolSize: 10,
+      webhookWorkerDatabasePoolSize: 16,
+    });
+  });
+
+  it('take positive whole numbers', () => {
+    expect(
+      loadConfig({ INTAKE_DATABASE_POOL_SIZE: '40', WEBHOOK_WORKER_DATABASE_POOL_SIZE: '1' }),
+    ).toMatchObject({ intakeDatabasePoolSize: 40, webhookWorkerDatabasePoolSize: 1 });
+  });
+
+  it.each([
+    ['INTAKE_DATABASE_POOL_SIZE', '0'],
+    ['API_DATABASE_POOL_SIZE', 'ten'],
+    ['PLAYBOOK_WORKER_DATABASE_POOL_SIZE', '1001'],
+    ['WEBHOOK_WORKER_DATABASE_POOL_SIZE', '-4'],
+  ])('refuse %s=%s, naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\n  ${name}: `));
+  });
+});
+
+describe('batch sizes', () => {
+  it('default to the batches the workers were built with', () => {
+    expect(loadConfig({})).toMatchObject({
+      webhookFanoutBatchSize: 8,
+      webhookRecordBatchSize: 64,
+      reconcileBatchSize: 500,
+      outboxRelayBatchSize: 500,
+    });
+  });
+
+  it('take positive whole numbers', () => {
+    expect(
+      loadConfig({ WEBHOOK_RECORD_BATCH_SIZE: '1', OUTBOX_RELAY_BATCH_SIZE: '10000' }),
+    ).toMatchObject({ webhookRecordBatchSize: 1, outboxRelayBatchSize: 10_000 });
+  });
+
+  it.each([
+    ['WEBHOOK_FANOUT_BATCH_SIZE', '0'],
+    ['WEBHOOK_RECORD_BATCH_SIZE', '1001'],
+    ['RECONCILE_BATCH_SIZE', '10001'],
+    ['OUTBOX_RELAY_BATCH_SIZE', 'all'],
+  ])('refuse %s=%s, naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\n  ${name}: `));
+  });
+});

@@ -86,6 +86,32 @@ export interface Config {
    */
   readonly providerWebhookSecret: string | null;
   readonly http: HttpServerSettings;
+  /** Fan-out jobs (the `activity` queue) one webhook worker runs at once. */
+  readonly webhookFanoutConcurrency: number;
+  /** Delivery jobs (the `delivery` queue) one webhook worker runs at once. */
+  readonly webhookDeliveryConcurrency: number;
+  /** Playbook steps one playbook worker runs at once. */
+  readonly playbookStepConcurrency: number;
+  /** Enrollments one playbook worker runs at once. */
+  readonly playbookEnrollmentConcurrency: number;
+  /** How often the workers' reconcilers look for due work the queue lost (ms). */
+  readonly reconcileIntervalMs: number;
+  /** PostgreSQL connections of intake's pool, per process. */
+  readonly intakeDatabasePoolSize: number;
+  /** PostgreSQL connections of the api's Prisma pool, per process. */
+  readonly apiDatabasePoolSize: number;
+  /** PostgreSQL connections of the playbook worker's step and enrollment pool, per process. */
+  readonly playbookWorkerDatabasePoolSize: number;
+  /** PostgreSQL connections of the webhook worker's fan-out and delivery pool, per process. */
+  readonly webhookWorkerDatabasePoolSize: number;
+  /** Activities one webhook fan-out transaction takes at most. */
+  readonly webhookFanoutBatchSize: number;
+  /** Finished attempts one webhook record transaction takes at most. */
+  readonly webhookRecordBatchSize: number;
+  /** Due items (steps, chain heads) a reconciler round enqueues at most. */
+  readonly reconcileBatchSize: number;
+  /** Outbox rows the workers' relay claims per topic and round. */
+  readonly outboxRelayBatchSize: number;
 }
 
 /** Thrown with every problem found, each naming its variable. */
@@ -154,6 +180,15 @@ function positive(text: string): number {
   const n = integer(text);
   if (n < 1) throw new Error(`${n} must be at least 1`);
   return n;
+}
+
+/** A positive whole number up to `max`: a typo of a few digits more is refused, not obeyed. */
+function upTo(max: number) {
+  return (text: string): number => {
+    const n = positive(text);
+    if (n > max) throw new Error(`${n} is more than ${max}`);
+    return n;
+  };
 }
 
 function url(protocols: readonly string[]) {
@@ -269,6 +304,19 @@ export const SETTING_DEFAULTS = {
   HTTP_REQUEST_TIMEOUT_MS: '30000',
   HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
   HTTP_MAX_CONNECTIONS: '1024',
+  WEBHOOK_FANOUT_CONCURRENCY: '48',
+  WEBHOOK_DELIVERY_CONCURRENCY: '96',
+  PLAYBOOK_STEP_CONCURRENCY: '5',
+  PLAYBOOK_ENROLLMENT_CONCURRENCY: '8',
+  RECONCILE_INTERVAL_MS: '5000',
+  INTAKE_DATABASE_POOL_SIZE: '20',
+  API_DATABASE_POOL_SIZE: '10',
+  PLAYBOOK_WORKER_DATABASE_POOL_SIZE: '10',
+  WEBHOOK_WORKER_DATABASE_POOL_SIZE: '16',
+  WEBHOOK_FANOUT_BATCH_SIZE: '8',
+  WEBHOOK_RECORD_BATCH_SIZE: '64',
+  RECONCILE_BATCH_SIZE: '500',
+  OUTBOX_RELAY_BATCH_SIZE: '500',
 } as const satisfies Record<string, string>;
 
 export type SettingName = keyof typeof SETTING_DEFAULTS;
@@ -349,6 +397,25 @@ export function loadConfig(env: Env = process.env): Config {
       keepAliveTimeoutMs: read('HTTP_KEEP_ALIVE_TIMEOUT_MS', positive),
       maxConnections: read('HTTP_MAX_CONNECTIONS', positive),
     }),
+    webhookFanoutConcurrency: read('WEBHOOK_FANOUT_CONCURRENCY', upTo(1000)),
+    webhookDeliveryConcurrency: read('WEBHOOK_DELIVERY_CONCURRENCY', upTo(1000)),
+    playbookStepConcurrency: read('PLAYBOOK_STEP_CONCURRENCY', upTo(1000)),
+    playbookEnrollmentConcurrency: read('PLAYBOOK_ENROLLMENT_CONCURRENCY', upTo(1000)),
+    // Below 100 ms the reconcilers' queries would run back to back; above an hour
+    // lost work would wait longer than any retry delay worth having.
+    reconcileIntervalMs: read('RECONCILE_INTERVAL_MS', (t) => {
+      const n = upTo(3_600_000)(t);
+      if (n < 100) throw new Error(`${n} is less than 100`);
+      return n;
+    }),
+    intakeDatabasePoolSize: read('INTAKE_DATABASE_POOL_SIZE', upTo(1000)),
+    apiDatabasePoolSize: read('API_DATABASE_POOL_SIZE', upTo(1000)),
+    playbookWorkerDatabasePoolSize: read('PLAYBOOK_WORKER_DATABASE_POOL_SIZE', upTo(1000)),
+    webhookWorkerDatabasePoolSize: read('WEBHOOK_WORKER_DATABASE_POOL_SIZE', upTo(1000)),
+    webhookFanoutBatchSize: read('WEBHOOK_FANOUT_BATCH_SIZE', upTo(1000)),
+    webhookRecordBatchSize: read('WEBHOOK_RECORD_BATCH_SIZE', upTo(1000)),
+    reconcileBatchSize: read('RECONCILE_BATCH_SIZE', upTo(10_000)),
+    outboxRelayBatchSize: read('OUTBOX_RELAY_BATCH_SIZE', upTo(10_000)),
   };
   // Node refuses a server whose headers may take longer than the whole request.
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {

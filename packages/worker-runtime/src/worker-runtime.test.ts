@@ -273,6 +273,45 @@ describe('worker runtime', () => {
     }
   });
 
+  it('relays at most OUTBOX_RELAY_BATCH_SIZE rows per topic and round', async () => {
+    await pool.query(
+      `INSERT INTO outbox (topic, payload, next_relay_at)
+       SELECT 'enrollment', jsonb_build_object('lead_id', id), now() - interval '1 second'
+         FROM unnest(ARRAY['lead_a', 'lead_b', 'lead_c']) AS id`,
+    );
+    const prefix = `t${randomBytes(5).toString('hex')}`;
+    const runtime = createWorkerRuntime({
+      service: 'test-worker',
+      config: loadConfig({
+        DATABASE_URL: db.url,
+        REDIS_URL,
+        QUEUE_PREFIX: prefix,
+        OUTBOX_RELAY_BATCH_SIZE: '2',
+      }),
+      port: 0,
+      relayTopics: ['enrollment'],
+      // One round in this test: the next is a minute away.
+      relayIntervalMs: 60_000,
+      logger: silent,
+    });
+    running.push(runtime);
+    const { port } = await runtime.start();
+    const http = request(`http://127.0.0.1:${port}`);
+    try {
+      await waitFor(async () => {
+        const text = (await http.get('/metrics').expect(200)).text;
+        return (sample(text, 'leadhook_outbox_relayed_total') ?? 0) > 0 ? true : undefined;
+      });
+      const { rows } = await pool.query<{ relayed: number }>(
+        'SELECT count(*)::int AS relayed FROM outbox WHERE relay_count > 0',
+      );
+      expect(rows[0]?.relayed).toBe(2);
+    } finally {
+      await runtime.queues.get('enrollment').obliterate({ force: true });
+      await pool.query('TRUNCATE outbox');
+    }
+  });
+
   it('reports the age of the oldest open outbox row, ignoring closed ones', async () => {
     const { http } = await start();
     const none = (await http.get('/metrics').expect(200)).text;

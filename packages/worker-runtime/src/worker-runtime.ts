@@ -172,6 +172,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
     pool,
     queues,
     topics: options.relayTopics,
+    batchSize: config.outboxRelayBatchSize,
     ...(options.relayIntervalMs === undefined ? {} : { intervalMs: options.relayIntervalMs }),
     onRelayed: (count) => {
       relayed.inc(count);

@@ -14,7 +14,10 @@ import { createApp, createInternalApp } from './app.js';
 const config = loadConfigOrExit();
 const logger = createLogger({ service: 'api', level: config.logLevel });
 const metrics = createMetrics('api');
-const prisma = createPrisma({ databaseUrl: config.databaseUrl });
+const prisma = createPrisma({
+  databaseUrl: config.databaseUrl,
+  poolMax: config.apiDatabasePoolSize,
+});
 // Activities reported through POST /leads/{id}/activities are announced on the
 // activity queue. Producers fail fast: the outbox row committed with each
 // activity is relayed once Redis is back, so a report never waits on Redis, and

@@ -24,7 +24,7 @@ import { createApp } from './app.js';
 const config = loadConfigOrExit();
 const logger = createLogger({ service: 'intake', level: config.logLevel });
 const metrics = createMetrics('intake');
-const pool = createPool({ databaseUrl: config.databaseUrl, max: 20 });
+const pool = createPool({ databaseUrl: config.databaseUrl, max: config.intakeDatabasePoolSize });
 const redis = createRedis(config.redisUrl);
 const queues = new QueueSet({
   redisUrl: config.redisUrl,

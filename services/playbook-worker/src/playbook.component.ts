@@ -19,12 +19,12 @@ export interface PlaybookComponentOptions {
   now?: () => Date;
   /** Builds the provider; default the simulation with the configured outcomes. */
   provider?: (prisma: PrismaClient) => MessagingProvider;
-  /** How often the reconciler looks for due plays (ms). Default 5000. */
+  /** How often the reconciler looks for due plays (ms). Default RECONCILE_INTERVAL_MS. */
   reconcileIntervalMs?: number;
-  /** Step jobs run at once. Default 5. */
+  /** Step jobs run at once. Default PLAYBOOK_STEP_CONCURRENCY (5). */
   concurrency?: number;
   /**
-   * Enrollment jobs run at once. Default 8: an enrollment is a few round trips
+   * Enrollment jobs run at once. Default PLAYBOOK_ENROLLMENT_CONCURRENCY (8): an enrollment is a few round trips
    * of waiting, so one at a time capped a steady 200 leads/s at ~50 enrollments/s
    * (bench/e2e); the admission gate, not this number, keeps due steps first.
    */
@@ -69,7 +69,10 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
       // Connect now: a client still initialising when stop() disconnects it keeps
       // the process alive.
       await db.$connect();
-      pool = createPool({ databaseUrl: config.databaseUrl });
+      pool = createPool({
+        databaseUrl: config.databaseUrl,
+        max: config.playbookWorkerDatabasePoolSize,
+      });
       stopping = new AbortController();
       const deps: PlaybookDeps = {
         prisma: db,
@@ -124,7 +127,7 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
       };
       const common = {
         prefix: config.queuePrefix,
-        concurrency: options.concurrency ?? 5,
+        concurrency: options.concurrency ?? config.playbookStepConcurrency,
       };
 
       // BullMQ workers are created once Redis answers: a Worker that has never
@@ -157,7 +160,11 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
           // Due steps come before new leads: each enrollment is held by the
           // admission gate while steps are late, so a burst of accepted leads
           // queues here instead of making every play late (bench/playbook).
-          { ...common, concurrency: options.enrollmentConcurrency ?? 8, connection: connect() },
+          {
+            ...common,
+            concurrency: options.enrollmentConcurrency ?? config.playbookEnrollmentConcurrency,
+            connection: connect(),
+          },
         );
 
         const stepWorker = new Worker<StepPayload>(
@@ -186,8 +193,9 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
         cancelPending = () => ctx.redis.off('ready', onReady);
       }
 
-      const intervalMs = options.reconcileIntervalMs ?? 5000;
-      const reconcileNow = () => reconcileOnce(deps, { horizonMs: intervalMs });
+      const intervalMs = options.reconcileIntervalMs ?? config.reconcileIntervalMs;
+      const reconcileNow = () =>
+        reconcileOnce(deps, { horizonMs: intervalMs, batchSize: config.reconcileBatchSize });
       reconciler = new PeriodicTask({
         run: async () => {
           const count = await reconcileNow();

@@ -7,6 +7,7 @@ import { closedPort, waitFor } from '@leadhook/worker-runtime/testing';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import request from 'supertest';
+import type { PlaybookHandle } from './playbook.component.js';
 import { createWorker } from './worker.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -179,6 +180,26 @@ describe('playbook-worker', () => {
     } finally {
       await client.end();
     }
+  });
+
+  it('sizes its pool from PLAYBOOK_WORKER_DATABASE_POOL_SIZE', async () => {
+    const config = loadConfig({
+      DATABASE_URL: db.url,
+      REDIS_URL,
+      QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
+      PLAYBOOK_WORKER_DATABASE_POOL_SIZE: '3',
+    });
+    let handle: PlaybookHandle | undefined;
+    const worker = createWorker({
+      config,
+      port: 0,
+      logger: silent,
+      playbook: { onStarted: (h) => (handle = h) },
+    });
+    running.push(worker);
+    await worker.start();
+    const started = await waitFor(async () => handle);
+    expect(started.deps.pool.options.max).toBe(3);
   });
 
   it('stops: the port is released and stop can be called again', async () => {

@@ -27,11 +27,11 @@ export interface WebhookComponentOptions {
   random?: () => number;
   /** Name resolution for the SSRF guard (tests). */
   resolve?: Resolve;
-  /** How often the reconciler looks for due chain heads (ms). Default 5000. */
+  /** How often the reconciler looks for due chain heads (ms). Default RECONCILE_INTERVAL_MS. */
   reconcileIntervalMs?: number;
   /**
-   * Jobs each BullMQ worker runs at once (both queues). Default: 48 fan-outs and
-   * 96 delivery jobs (each one goes on down its chain, so 96 chains are sent
+   * Jobs each BullMQ worker runs at once (both queues; tests). Default:
+   * WEBHOOK_FANOUT_CONCURRENCY (48) fan-outs and WEBHOOK_DELIVERY_CONCURRENCY (96) delivery jobs (each one goes on down its chain, so 96 chains are sent
    * to at once; a subscriber gets at most one request per lead at a time).
    *
    * A delivery job holds no database connection while its attempt is in
@@ -90,15 +90,16 @@ const BATCH_FAILURES = {
 /**
  * Attempts are recorded in batches (MicroBatcher, webhook_record_attempts): at most
  * two record transactions at a time, each with the attempts that finished while
- * the others ran, up to 64. An attempt whose record fails leaves its delivery
+ * the others ran, up to WEBHOOK_RECORD_BATCH_SIZE (64). An attempt whose record fails leaves its delivery
  * leased until the reconciler sends it again.
  */
-const RECORD_BATCHING = { ...BATCH_FAILURES, maxBatchSize: 64, maxInFlight: 2 };
+const RECORD_BATCHING = { ...BATCH_FAILURES, maxInFlight: 2 };
 /**
  * Fan-outs likewise (webhook_fan_out_claims): each call holds its leads' locks
- * until it commits, so batches stay smaller than the fan-out jobs running at once.
+ * until it commits, so batches (WEBHOOK_FANOUT_BATCH_SIZE, 8) stay smaller than
+ * the fan-out jobs running at once.
  */
-const FAN_OUT_BATCHING = { ...BATCH_FAILURES, maxBatchSize: 8, maxInFlight: 2 };
+const FAN_OUT_BATCHING = { ...BATCH_FAILURES, maxInFlight: 2 };
 
 /**
  * The webhook worker's own work: a BullMQ worker on `activity` (fan-out), one on
@@ -125,14 +126,18 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       // Every attempt in flight listens on it (up to the send slots plus the
       // delivery jobs at once): no leak to warn about.
       setMaxListeners(0, interrupt.signal);
-      const activityConcurrency = options.concurrency ?? 48;
-      const deliveryConcurrency = options.concurrency ?? 96;
+      // WEBHOOK_FANOUT_CONCURRENCY and WEBHOOK_DELIVERY_CONCURRENCY (docs/operations.md, "Settings").
+      const activityConcurrency = options.concurrency ?? config.webhookFanoutConcurrency;
+      const deliveryConcurrency = options.concurrency ?? config.webhookDeliveryConcurrency;
       // Jobs hold a connection only for their one statement at a time (never
       // across an HTTP attempt), so fewer connections than jobs serve them; the
       // server's connections are shared with every other process.
       pool = createPool({
         databaseUrl: config.databaseUrl,
-        max: Math.min(16, activityConcurrency + deliveryConcurrency),
+        max: Math.min(
+          config.webhookWorkerDatabasePoolSize,
+          activityConcurrency + deliveryConcurrency,
+        ),
       });
       // A fan-out reserves its slots before it waits for its batch's transaction
       // (fanout.job.ts); with fewer slots than all fan-outs' reservations, the
@@ -154,9 +159,14 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
         interrupt: interrupt.signal,
         records: new MicroBatcher({
           ...RECORD_BATCHING,
+          maxBatchSize: config.webhookRecordBatchSize,
           run: (items) => recordAttempts(deps, items),
         }),
-        fanOuts: new MicroBatcher({ ...FAN_OUT_BATCHING, run: (items) => fanOutMany(deps, items) }),
+        fanOuts: new MicroBatcher({
+          ...FAN_OUT_BATCHING,
+          maxBatchSize: config.webhookFanoutBatchSize,
+          run: (items) => fanOutMany(deps, items),
+        }),
         ...(options.resolve ? { resolve: options.resolve } : {}),
         metrics: {
           deliveries: new Counter({
@@ -236,8 +246,9 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       }
       workers = [activityWorker, deliveryWorker];
 
-      const intervalMs = options.reconcileIntervalMs ?? 5000;
-      const reconcileNow = () => reconcileOnce(deps, { horizonMs: intervalMs });
+      const intervalMs = options.reconcileIntervalMs ?? config.reconcileIntervalMs;
+      const reconcileNow = () =>
+        reconcileOnce(deps, { horizonMs: intervalMs, batchSize: config.reconcileBatchSize });
       reconciler = new PeriodicTask({
         run: reconcileNow,
         intervalMs,

@@ -7,6 +7,7 @@ import { closedPort, freePort, waitFor } from '@leadhook/worker-runtime/testing'
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import request from 'supertest';
+import type { WebhookHandle } from './webhook.component.js';
 import { createWorker } from './worker.js';
 
 // The runtime itself (relay, stop) is exercised in services/playbook-worker; this
@@ -102,6 +103,29 @@ describe('webhook-worker', () => {
         await queue.close();
       }
     }
+  });
+
+  it('sizes its pool and send slots from the settings', async () => {
+    const config = loadConfig({
+      DATABASE_URL: db.url,
+      REDIS_URL,
+      QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
+      WEBHOOK_WORKER_DATABASE_POOL_SIZE: '3',
+      WEBHOOK_FANOUT_CONCURRENCY: '5',
+    });
+    let handle: WebhookHandle | undefined;
+    const worker = createWorker({
+      config,
+      port: 0,
+      logger: silent,
+      webhooks: { onStarted: (h) => (handle = h) },
+    });
+    running.push(worker);
+    await worker.start();
+    const started = await waitFor(async () => handle);
+    expect(started.deps.pool.options.max).toBe(3);
+    // Each fan-out job may hold 4 claimed deliveries (fanout.job.ts).
+    expect(started.deps.slots?.size).toBe(20);
   });
 
   it('answers /readyz 503 when Redis is unreachable, and stays alive', async () => {
