@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { newId } from '@leadhook/db';
+import { join } from 'node:path';
+import { MIGRATIONS_DIR, newId } from '@leadhook/db';
 import request from 'supertest';
 import { idempotencyKeyDigest } from './intake.store.js';
 import { createHarness, type Harness, validLead } from './testing/harness.js';
@@ -13,12 +12,7 @@ import { createHarness, type Harness, validLead } from './testing/harness.js';
  */
 
 const MIGRATION = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'prisma',
-  'migrations',
+  MIGRATIONS_DIR,
   '20261126190000_rejections_keep_no_seller_data',
   'migration.sql',
 );

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { MIGRATIONS_DIR } from '@leadhook/db';
 import pg from 'pg';
 import { Harness } from './testing/harness.js';
 
@@ -11,12 +11,7 @@ import { Harness } from './testing/harness.js';
  */
 
 const MIGRATION = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'prisma',
-  'migrations',
+  MIGRATIONS_DIR,
   '20261126210200_subscription_disabled_code',
   'migration.sql',
 );
