@@ -28,6 +28,32 @@ async function disabledBy(subscriptionId: string): Promise<void> {
   });
 }
 
+/**
+ * Two subscriptions disabled through the real delivery path: one by a 410, one
+ * by a `failStatus` answer after five days of failures.
+ */
+async function disableOneEachWay(w: RunningWorker, failStatus: number) {
+  const gone = await h.subscriber((_req, res) => {
+    res.writeHead(410).end();
+  });
+  const goneSub = await h.subscription({ url: gone.url });
+  await record(w, await h.lead());
+  await disabledBy(goneSub.id);
+
+  const failing = await h.subscriber((_req, res) => {
+    res.writeHead(failStatus).end();
+  });
+  const { playbookId, sourceId } = await h.playbook();
+  const failingSub = await h.subscription({ url: failing.url, playbookId });
+  await h.prisma.subscription.update({
+    where: { id: failingSub.id },
+    data: { failingSince: new Date(Date.now() - 5 * 86_400_000 - 60_000) },
+  });
+  await record(w, await h.lead({ playbookId, sourceId }));
+  await disabledBy(failingSub.id);
+  return { goneUrl: gone.url, goneSub, failingSub };
+}
+
 function series(text: string, name: string, labels: string): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}`));
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
@@ -45,32 +71,15 @@ describe('webhook worker /metrics', () => {
     }
 
     // A 410 (gone), and five days of failures (failing), through the real delivery path.
-    const gone = await h.subscriber((_req, res) => {
-      res.writeHead(410).end();
-    });
-    const goneSub = await h.subscription({ url: gone.url });
-    await record(w, await h.lead());
-    await disabledBy(goneSub.id);
-
-    const failing = await h.subscriber((_req, res) => {
-      res.writeHead(500).end();
-    });
-    const { playbookId, sourceId } = await h.playbook();
-    const failingSub = await h.subscription({ url: failing.url, playbookId });
-    await h.prisma.subscription.update({
-      where: { id: failingSub.id },
-      data: { failingSince: new Date(Date.now() - 5 * 86_400_000 - 60_000) },
-    });
-    await record(w, await h.lead({ playbookId, sourceId }));
-    await disabledBy(failingSub.id);
+    const { goneUrl } = await disableOneEachWay(w, 500);
 
     // Turned off by the account (the API records reason "manual"); and a deleted one, not counted.
     await h
-      .subscription({ url: gone.url, enabled: false })
+      .subscription({ url: goneUrl, enabled: false })
       .then(({ id }) =>
         h.prisma.subscription.update({ where: { id }, data: { disabledReason: 'manual' } }),
       );
-    await h.subscription({ url: gone.url, enabled: false }).then(({ id }) =>
+    await h.subscription({ url: goneUrl, enabled: false }).then(({ id }) =>
       h.prisma.subscription.update({
         where: { id },
         data: { disabledReason: 'manual', deletedAt: new Date() },
@@ -95,24 +104,7 @@ describe('webhook worker /metrics', () => {
     };
     const before = { gone: await scrape('gone'), failing: await scrape('failing') };
 
-    const gone = await h.subscriber((_req, res) => {
-      res.writeHead(410).end();
-    });
-    const goneSub = await h.subscription({ url: gone.url });
-    await record(w, await h.lead());
-    await disabledBy(goneSub.id);
-
-    const failing = await h.subscriber((_req, res) => {
-      res.writeHead(503).end();
-    });
-    const { playbookId, sourceId } = await h.playbook();
-    const failingSub = await h.subscription({ url: failing.url, playbookId });
-    await h.prisma.subscription.update({
-      where: { id: failingSub.id },
-      data: { failingSince: new Date(Date.now() - 5 * 86_400_000 - 60_000) },
-    });
-    await record(w, await h.lead({ playbookId, sourceId }));
-    await disabledBy(failingSub.id);
+    const { goneSub, failingSub } = await disableOneEachWay(w, 503);
 
     const rows = await h.prisma.subscription.findMany({
       where: { id: { in: [goneSub.id, failingSub.id] } },
