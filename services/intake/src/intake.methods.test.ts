@@ -83,18 +83,7 @@ describe('a live post URL', () => {
 
 describe('a URL that is not a live source', () => {
   it('answers the same 404, byte for byte and header for header, to every method', async () => {
-    const active = await h.makeSource();
-    const paused = await h.makeSource({ status: 'paused' });
-    const deleted = await h.makeSource();
-    await h.prisma.marketingSource.update({
-      where: { id: deleted.sourceId },
-      data: { deletedAt: new Date() },
-    });
-    const rotated = await h.makeSource();
-    await h.prisma.marketingSource.update({
-      where: { id: rotated.sourceId },
-      data: { intakeKey: generateIntakeKey(), keyRotatedAt: new Date() },
-    });
+    const { active, paused, deleted, rotated } = await h.makeDeadSources();
     const paths = {
       unknown: `/marketing_sources/${active.accountId}/${generateIntakeKey()}`,
       'unknown account': `/marketing_sources/${newId('account')}/${active.key}`,

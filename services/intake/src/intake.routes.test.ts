@@ -81,18 +81,7 @@ describe('transport', () => {
 
 describe('not found', () => {
   it('answers one byte-identical 404 for every reason', async () => {
-    const active = await h.makeSource();
-    const paused = await h.makeSource({ status: 'paused' });
-    const deleted = await h.makeSource();
-    await h.prisma.marketingSource.update({
-      where: { id: deleted.sourceId },
-      data: { deletedAt: new Date() },
-    });
-    const rotated = await h.makeSource();
-    await h.prisma.marketingSource.update({
-      where: { id: rotated.sourceId },
-      data: { intakeKey: generateIntakeKey(), keyRotatedAt: new Date() },
-    });
+    const { active, paused, deleted, rotated } = await h.makeDeadSources();
     const other = await h.makeSource();
 
     const paths = [

@@ -60,6 +60,16 @@ export interface Harness {
   /** Every log line the app wrote. */
   logLines: string[];
   makeSource(spec?: SourceSpec): Promise<TestSource>;
+  /**
+   * A live source and three whose URL no longer is: one paused, one deleted,
+   * one whose key was rotated (its old path is returned).
+   */
+  makeDeadSources(): Promise<{
+    active: TestSource;
+    paused: TestSource;
+    deleted: TestSource;
+    rotated: TestSource;
+  }>;
   /** Builds another app on this harness's database (e.g. with other options or Redis). */
   buildApp(overrides?: {
     pool?: Pool;
@@ -152,6 +162,22 @@ export async function createHarness(harnessOptions: HarnessOptions = {}): Promis
     };
   };
 
+  const makeDeadSources: Harness['makeDeadSources'] = async () => {
+    const active = await makeSource();
+    const paused = await makeSource({ status: 'paused' });
+    const deleted = await makeSource();
+    await prisma.marketingSource.update({
+      where: { id: deleted.sourceId },
+      data: { deletedAt: new Date() },
+    });
+    const rotated = await makeSource();
+    await prisma.marketingSource.update({
+      where: { id: rotated.sourceId },
+      data: { intakeKey: generateIntakeKey(), keyRotatedAt: new Date() },
+    });
+    return { active, paused, deleted, rotated };
+  };
+
   return {
     app: buildApp(),
     db,
@@ -162,6 +188,7 @@ export async function createHarness(harnessOptions: HarnessOptions = {}): Promis
     prefix,
     logLines,
     makeSource,
+    makeDeadSources,
     buildApp,
     async close() {
       // The check's verdict is reported even when a cleanup step fails.
