@@ -1,22 +1,18 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { generateSecret, sign } from './signature.js';
+import { generateSecret, sign, verify } from './signature.js';
 
 /**
- * A verifier written from the Standard Webhooks specification alone (not from
- * the signer): the key is the base64 after `whsec_`, the signed content is
- * `${id}.${timestamp}.${body}`, the header holds space-separated `v1,<base64>`
- * entries, and any one matching entry verifies.
+ * The receiver's side, through the module's own verify: the signature must
+ * verify at the moment it was made, with the headers a receiver reads.
  */
-function verify(secret: string, headers: Record<string, string>, body: string): boolean {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const content = `${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`;
-  const expected = createHmac('sha256', key).update(content).digest();
-  return (headers['webhook-signature'] ?? '').split(' ').some((entry) => {
-    const [version, signature] = entry.split(',');
-    if (version !== 'v1' || !signature) return false;
-    const given = Buffer.from(signature, 'base64');
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
+function verifies(secret: string, headers: Record<string, string>, body: string): boolean {
+  return verify({
+    secret,
+    id: headers['webhook-id'],
+    timestamp: headers['webhook-timestamp'],
+    signature: headers['webhook-signature'],
+    body,
+    now: new Date(Number(headers['webhook-timestamp']) * 1000),
+  }).ok;
 }
 
 describe('generateSecret', () => {
@@ -43,10 +39,10 @@ describe('sign', () => {
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signature,
     };
-    expect(verify(secret, headers, body)).toBe(true);
-    expect(verify(secret, headers, `${body} `)).toBe(false);
-    expect(verify(generateSecret(), headers, body)).toBe(false);
-    expect(verify(secret, { ...headers, 'webhook-timestamp': String(timestamp + 1) }, body)).toBe(
+    expect(verifies(secret, headers, body)).toBe(true);
+    expect(verifies(secret, headers, `${body} `)).toBe(false);
+    expect(verifies(generateSecret(), headers, body)).toBe(false);
+    expect(verifies(secret, { ...headers, 'webhook-timestamp': String(timestamp + 1) }, body)).toBe(
       false,
     );
   });
@@ -72,13 +68,52 @@ describe('sign', () => {
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signature,
     };
-    expect(verify(current, headers, body)).toBe(true);
-    expect(verify(previous, headers, body)).toBe(true);
-    expect(verify(generateSecret(), headers, body)).toBe(false);
+    expect(verifies(current, headers, body)).toBe(true);
+    expect(verifies(previous, headers, body)).toBe(true);
+    expect(verifies(generateSecret(), headers, body)).toBe(false);
   });
 
   it('refuses no secret or a fractional timestamp', () => {
     expect(() => sign({ secrets: [], id, timestamp, body })).toThrow();
     expect(() => sign({ secrets: [generateSecret()], id, timestamp: 1.5, body })).toThrow();
+  });
+});
+
+describe('verify', () => {
+  // The Standard Webhooks / Svix documentation's worked example, as a receiver gets it.
+  const example = {
+    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+    timestamp: '1614265330',
+    signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    body: '{"test": 2432232314}',
+    now: new Date(1614265330 * 1000),
+  };
+
+  it('accepts the specification example, also among other entries', () => {
+    expect(verify(example)).toEqual({ ok: true });
+    const others = `v2,abc v1,${Buffer.alloc(32).toString('base64')} ${example.signature}`;
+    expect(verify({ ...example, signature: others })).toEqual({ ok: true });
+  });
+
+  it('names what is wrong: a missing header, a stale timestamp, a signature that does not match', () => {
+    expect(verify({ ...example, id: undefined })).toEqual({ ok: false, reason: 'missing' });
+    expect(verify({ ...example, signature: '' })).toEqual({ ok: false, reason: 'missing' });
+    const late = new Date(example.now.getTime() + 301_000);
+    expect(verify({ ...example, now: late })).toEqual({ ok: false, reason: 'timestamp' });
+    expect(verify({ ...example, now: late, toleranceSeconds: 400 })).toEqual({ ok: true });
+    expect(verify({ ...example, timestamp: '1614265330.0' })).toEqual({
+      ok: false,
+      reason: 'timestamp',
+    });
+    expect(verify({ ...example, body: `${example.body} ` })).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
+    expect(verify({ ...example, signature: 'v1,short' })).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
+    expect(verify({ ...example, secret: 'whsec_' })).toEqual({ ok: false, reason: 'mismatch' });
   });
 });
