@@ -70,5 +70,6 @@ export {
   PHONE_EXTENSION_FIELD,
   rejectionReasons,
 } from './lead.validation.js';
+export * from './openapi/index.js';
 export type { WebhookPayload } from './webhook-payload.schema.js';
 export { webhookPayloadSchema } from './webhook-payload.schema.js';

@@ -1,32 +1,49 @@
 import { accountUpdateSchema } from '@leadhook/contracts';
 import type { PrismaClient } from '@leadhook/db';
-import { Router } from 'express';
 import { getAccount, rotateAccountKey, updateAccount } from './account.service.js';
 import { accountIdOf } from './auth.middleware.js';
-import { validationFailed } from './errors.js';
-import { bodyValidator } from './validation.js';
-
-const validateUpdate = bodyValidator(accountUpdateSchema);
+import { defineRoute } from './route.js';
 
 /** `/account` (docs/api.md, "Account"; also the automation platforms' connection test). */
-export function accountRoutes(prisma: PrismaClient): Router {
-  const router = Router();
-
-  router.get('/account', async (_req, res) => {
-    res.json(await getAccount(prisma, accountIdOf(res)));
-  });
-
-  router.patch('/account', async (req, res) => {
-    const body = validateUpdate(req.body);
-    if (!body.ok) throw validationFailed(body.details);
-    res.json(await updateAccount(prisma, accountIdOf(res), body.value));
-  });
-
-  router.post('/account/api_keys/rotate', async (_req, res) => {
-    // The new key is in this answer only: never cache it on the way.
-    res.set('cache-control', 'no-store');
-    res.json(await rotateAccountKey(prisma, accountIdOf(res)));
-  });
-
-  return router;
-}
+export const accountRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/account',
+    operationId: 'getAccount',
+    summary: 'The authenticated account (also a connection test)',
+    tag: 'Account',
+    success: { status: 200, schema: 'Account', description: 'The account.' },
+    handler: async ({ res }, prisma: PrismaClient) => {
+      res.json(await getAccount(prisma, accountIdOf(res)));
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/account',
+    operationId: 'updateAccount',
+    summary: "Update the account's name or duplicate window",
+    tag: 'Account',
+    body: accountUpdateSchema,
+    success: { status: 200, schema: 'Account', description: 'The updated account.' },
+    handler: async ({ res, body }, prisma: PrismaClient) => {
+      res.json(await updateAccount(prisma, accountIdOf(res), body));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/account/api_keys/rotate',
+    operationId: 'rotateApiKey',
+    summary: 'Issue a new API key; the current one stops working at once',
+    tag: 'Account',
+    success: {
+      status: 200,
+      schema: 'ApiKeyRotation',
+      description: 'The new key, shown only in this answer.',
+    },
+    handler: async ({ res }, prisma: PrismaClient) => {
+      // The new key is in this answer only: never cache it on the way.
+      res.set('cache-control', 'no-store');
+      res.json(await rotateAccountKey(prisma, accountIdOf(res)));
+    },
+  }),
+];

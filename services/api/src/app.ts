@@ -20,10 +20,12 @@ import { deliveriesRoutes } from './deliveries.routes.js';
 import { ApiError, errorHandler, notFound, routeNotFound } from './errors.js';
 import { leadsRoutes } from './leads.routes.js';
 import { redactApiPath } from './log-path.js';
+import { metaRoutes } from './meta.routes.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { playbooksRoutes } from './playbooks.routes.js';
 import { rateLimit } from './rate-limit.middleware.js';
-import { routeTemplates } from './route-templates.js';
+import { expressPath, mountRoutes } from './route.js';
+import { API_ROUTES } from './routes.js';
 import { sourcesRoutes } from './sources.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
 
@@ -117,9 +119,8 @@ const noNulInPath: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * Every `/api/v1` route. Resource modules register full paths on routers mounted
- * here without a path, so the router's stack is the complete route list (the
- * OpenAPI coverage test walks it).
+ * Every `/api/v1` route: the declared routes (routes.ts), each group mounted with
+ * what its handlers need, the public ones before the API key is asked for.
  */
 export function apiRouter(deps: ApiDeps): Router {
   const router = Router();
@@ -146,9 +147,7 @@ export function apiRouter(deps: ApiDeps): Router {
     ),
   );
   router.use(utf8Only, express.json({ limit: BODY_LIMIT }), jsonObjectBody);
-  router.get('/openapi.json', (_req, res) => {
-    res.json(document);
-  });
+  mountRoutes(router, metaRoutes, { document });
   router.use(requireApiKey(deps.prisma));
   router.use(noNulInPath);
   router.use(
@@ -156,28 +155,28 @@ export function apiRouter(deps: ApiDeps): Router {
       apiKeyIdOf(res),
     ),
   );
-  router.use(accountRoutes(deps.prisma));
-  router.use(playbooksRoutes(deps.prisma));
-  router.use(sourcesRoutes({ prisma: deps.prisma, publicBaseUrl }));
-  router.use(
-    subscriptionsRoutes({
+  mountRoutes(router, accountRoutes, deps.prisma);
+  mountRoutes(router, playbooksRoutes, deps.prisma);
+  mountRoutes(router, sourcesRoutes, { prisma: deps.prisma, publicBaseUrl });
+  mountRoutes(router, subscriptionsRoutes, {
+    prisma: deps.prisma,
+    allowPrivateTargets: deps.options.webhookAllowPrivateTargets ?? false,
+    timeoutMs: deps.options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+  });
+  mountRoutes(router, deliveriesRoutes, {
+    prisma: deps.prisma,
+    queues: deps.queues,
+    logger: deps.logger,
+  });
+  mountRoutes(router, leadsRoutes, deps.prisma);
+  mountRoutes(router, activitiesRoutes, {
+    prisma: deps.prisma,
+    recorder: new ActivityRecorder({
       prisma: deps.prisma,
-      allowPrivateTargets: deps.options.webhookAllowPrivateTargets ?? false,
-      timeoutMs: deps.options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+      queues: deps.queues,
+      logger: deps.logger,
     }),
-  );
-  router.use(deliveriesRoutes({ prisma: deps.prisma, queues: deps.queues, logger: deps.logger }));
-  router.use(leadsRoutes(deps.prisma));
-  router.use(
-    activitiesRoutes({
-      prisma: deps.prisma,
-      recorder: new ActivityRecorder({
-        prisma: deps.prisma,
-        queues: deps.queues,
-        logger: deps.logger,
-      }),
-    }),
-  );
+  });
   return router;
 }
 
@@ -220,7 +219,7 @@ export function createApp(deps: ApiDeps): Express {
       // The route label is the template the path matches, for every status: a
       // 401 answered before routing and a 422 thrown out of a route count under
       // the same `/api/v1/…` template as its 2xx.
-      routes: routeTemplates(api, API_PREFIX),
+      routes: API_ROUTES.map((route) => `${API_PREFIX}${expressPath(route.path)}`),
     }),
   );
   app.use(publicHealthRoutes(readiness(deps)));

@@ -1,5 +1,4 @@
 import { deliveryListQuerySchema, subscriptionRecoverSchema } from '@leadhook/contracts';
-import { Router } from 'express';
 import { accountIdOf } from './auth.middleware.js';
 import {
   type DeliveryActionDeps,
@@ -8,52 +7,79 @@ import {
   recoverDeliveries,
   redeliver,
 } from './deliveries.service.js';
-import { notFound, validationFailed } from './errors.js';
-import { bodyValidator, queryValidator } from './validation.js';
-
-const validateListQuery = queryValidator(deliveryListQuerySchema);
-const validateRecover = bodyValidator(subscriptionRecoverSchema);
+import { notFound } from './errors.js';
+import { pageRequestOf } from './pagination.js';
+import { defineRoute } from './route.js';
 
 /** The delivery log, redeliver and recover (docs/api.md, "Deliveries"). Mounted behind requireApiKey. */
-export function deliveriesRoutes(deps: DeliveryActionDeps): Router {
-  const { prisma } = deps;
-  const router = Router();
-
-  router.get('/subscriptions/:id/deliveries', async (req, res) => {
-    const query = validateListQuery(req.query);
-    if (!query.ok) throw validationFailed(query.details);
-    const { limit, cursor, status } = query.value;
-    const result = await listDeliveries(
-      prisma,
-      accountIdOf(res),
-      req.params.id,
-      { limit: limit ?? 20, cursor },
-      { status },
-    );
-    if (result.kind === 'not_found') throw notFound('subscription');
-    res.json(result.page);
-  });
-
-  router.get('/deliveries/:id', async (req, res) => {
-    const result = await getDelivery(prisma, accountIdOf(res), req.params.id);
-    if (result.kind === 'not_found') throw notFound('delivery');
-    res.json(result.delivery);
-  });
-
-  router.post('/deliveries/:id/redeliver', async (req, res) => {
-    const result = await redeliver(deps, accountIdOf(res), req.params.id);
-    if (result.kind === 'not_found') throw notFound('delivery');
-    res.json(result.delivery);
-  });
-
-  router.post('/subscriptions/:id/recover', async (req, res) => {
-    const body = validateRecover(req.body);
-    if (!body.ok) throw validationFailed(body.details);
-    const since = new Date(body.value.since);
-    const result = await recoverDeliveries(deps, accountIdOf(res), req.params.id, since);
-    if (result.kind === 'not_found') throw notFound('subscription');
-    res.json({ recovered: result.recovered });
-  });
-
-  return router;
-}
+export const deliveriesRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/subscriptions/{id}/deliveries',
+    operationId: 'listDeliveries',
+    summary: "The subscription's delivery log, newest first, each delivery with its attempts",
+    tag: 'Deliveries',
+    query: deliveryListQuerySchema,
+    success: { status: 200, schema: 'DeliveryList', description: 'A page of deliveries.' },
+    handler: async ({ res, params, query }, deps: DeliveryActionDeps) => {
+      const result = await listDeliveries(
+        deps.prisma,
+        accountIdOf(res),
+        params.id,
+        pageRequestOf(query),
+        { status: query.status },
+      );
+      if (result.kind === 'not_found') throw notFound('subscription');
+      res.json(result.page);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/deliveries/{id}',
+    operationId: 'getDelivery',
+    summary: 'One delivery with its attempts',
+    tag: 'Deliveries',
+    success: { status: 200, schema: 'Delivery', description: 'The delivery.' },
+    handler: async ({ res, params }, deps: DeliveryActionDeps) => {
+      const result = await getDelivery(deps.prisma, accountIdOf(res), params.id);
+      if (result.kind === 'not_found') throw notFound('delivery');
+      res.json(result.delivery);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/deliveries/{id}/redeliver',
+    operationId: 'redeliver',
+    summary: 'Send a delivery again, with the same webhook-id',
+    description:
+      'Whatever its status, the delivery is set pending, due now, with the whole retry schedule again, and handed to the webhook worker by this call: a healthy subscriber gets it within moments (if Redis is unreachable, the webhook worker finds it in the database within its reconcile interval, 5 s). Its webhook-id stays the activity id, so a receiver that already handled it deduplicates. Earlier attempts stay listed and counted in attempt_count. Answers 200 with the delivery as it is now (`pending`, or `queued` behind an earlier unfinished delivery of the same lead); the send itself is asynchronous.',
+    tag: 'Deliveries',
+    success: { status: 200, schema: 'Delivery', description: 'The delivery, pending again.' },
+    handler: async ({ res, params }, deps: DeliveryActionDeps) => {
+      const result = await redeliver(deps, accountIdOf(res), params.id);
+      if (result.kind === 'not_found') throw notFound('delivery');
+      res.json(result.delivery);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/subscriptions/{id}/recover',
+    operationId: 'recoverDeliveries',
+    summary: 'Send again every failed delivery created since a date',
+    description:
+      'Each failed delivery of the subscription created at or after `since` is reset and sent at once, as redeliver does. Pending and succeeded deliveries are left alone. A disabled subscription stays disabled: enable it first for the deliveries to go out.',
+    tag: 'Deliveries',
+    body: subscriptionRecoverSchema,
+    success: {
+      status: 200,
+      schema: 'SubscriptionRecoverResult',
+      description: 'How many failed deliveries were reset.',
+    },
+    handler: async ({ res, params, body }, deps: DeliveryActionDeps) => {
+      const since = new Date(body.since);
+      const result = await recoverDeliveries(deps, accountIdOf(res), params.id, since);
+      if (result.kind === 'not_found') throw notFound('subscription');
+      res.json({ recovered: result.recovered });
+    },
+  }),
+];

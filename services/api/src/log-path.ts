@@ -1,4 +1,4 @@
-import { OPERATIONS } from './openapi.operations.js';
+import { API_ROUTES } from './routes.js';
 
 /**
  * A request path as the request log writes it. Ids are kept (they are how a line
@@ -10,7 +10,9 @@ import { OPERATIONS } from './openapi.operations.js';
 const WORDS = new Set([
   'api',
   'v1',
-  ...OPERATIONS.flatMap((op) => op.path.split('/')).filter((s) => s !== '' && !s.startsWith('{')),
+  ...API_ROUTES.flatMap((route) => route.path.split('/')).filter(
+    (s) => s !== '' && !s.startsWith('{'),
+  ),
 ]);
 const ID = /^[a-z]+_[0-9a-z]{26}$/;
 

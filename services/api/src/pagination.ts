@@ -1,8 +1,3 @@
-import { listQuerySchema } from '@leadhook/contracts';
-import type { Request } from 'express';
-import { validationFailed } from './errors.js';
-import { queryValidator } from './validation.js';
-
 export interface PageRequest {
   limit: number;
   cursor: string | undefined;
@@ -13,13 +8,9 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-const validateListQuery = queryValidator(listQuerySchema);
-
-/** `limit` (1–100, default 20) and `cursor` from the query string, or a 422. */
-export function pageRequestOf(req: Request): PageRequest {
-  const query = validateListQuery(req.query);
-  if (!query.ok) throw validationFailed(query.details);
-  return { limit: query.value.limit ?? 20, cursor: query.value.cursor };
+/** `limit` (default 20) and `cursor` of a query validated by a list's query schema (listQuerySchema). */
+export function pageRequestOf(query: { limit?: number; cursor?: string }): PageRequest {
+  return { limit: query.limit ?? 20, cursor: query.cursor };
 }
 
 /**

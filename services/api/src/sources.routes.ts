@@ -1,13 +1,14 @@
 import {
   integrationInstructions,
+  listQuerySchema,
   marketingSourceCreateSchema,
   marketingSourceUpdateSchema,
   sourceStatsQuerySchema,
 } from '@leadhook/contracts';
-import { Router } from 'express';
 import { accountIdOf } from './auth.middleware.js';
 import { notFound, validationFailed } from './errors.js';
 import { pageRequestOf } from './pagination.js';
+import { defineRoute } from './route.js';
 import {
   createSource,
   deleteSource,
@@ -20,11 +21,6 @@ import {
 } from './sources.service.js';
 import { resolveStatsRange } from './stats.range.js';
 import { sourceStats } from './stats.service.js';
-import { bodyValidator, queryValidator } from './validation.js';
-
-const validateCreate = bodyValidator(marketingSourceCreateSchema);
-const validateUpdate = bodyValidator(marketingSourceUpdateSchema);
-const validateStatsQuery = queryValidator(sourceStatsQuerySchema);
 
 function sourceOf(result: SourceWriteResult) {
   switch (result.kind) {
@@ -38,53 +34,125 @@ function sourceOf(result: SourceWriteResult) {
 }
 
 /** `/marketing_sources` (docs/api.md, "Marketing sources"). Mounted behind requireApiKey. */
-export function sourcesRoutes(ctx: SourcesContext): Router {
-  const router = Router();
-
-  router.post('/marketing_sources', async (req, res) => {
-    const body = validateCreate(req.body);
-    if (!body.ok) throw validationFailed(body.details);
-    res.status(201).json(sourceOf(await createSource(ctx, accountIdOf(res), body.value)));
-  });
-
-  router.get('/marketing_sources', async (req, res) => {
-    res.json(await listSources(ctx, accountIdOf(res), pageRequestOf(req)));
-  });
-
-  router.get('/marketing_sources/:id', async (req, res) => {
-    res.json(sourceOf(await getSource(ctx, accountIdOf(res), req.params.id)));
-  });
-
-  router.patch('/marketing_sources/:id', async (req, res) => {
-    const body = validateUpdate(req.body);
-    if (!body.ok) throw validationFailed(body.details);
-    res.json(sourceOf(await updateSource(ctx, accountIdOf(res), req.params.id, body.value)));
-  });
-
-  router.delete('/marketing_sources/:id', async (req, res) => {
-    const result = await deleteSource(ctx, accountIdOf(res), req.params.id);
-    if (result.kind === 'not_found') throw notFound('marketing source');
-    res.status(204).end();
-  });
-
-  router.post('/marketing_sources/:id/rotate_url', async (req, res) => {
-    res.json(sourceOf(await rotateSourceUrl(ctx, accountIdOf(res), req.params.id)));
-  });
-
-  router.get('/marketing_sources/:id/integration', async (req, res) => {
-    const source = sourceOf(await getSource(ctx, accountIdOf(res), req.params.id));
-    res.json(integrationInstructions(source));
-  });
-
-  router.get('/marketing_sources/:id/stats', async (req, res) => {
-    const query = validateStatsQuery(req.query);
-    if (!query.ok) throw validationFailed(query.details);
-    const range = resolveStatsRange(query.value, new Date());
-    if (!range.ok) throw validationFailed(range.details);
-    const result = await sourceStats(ctx.prisma, accountIdOf(res), req.params.id, range.range);
-    if (result.kind === 'not_found') throw notFound('marketing source');
-    res.json(result.stats);
-  });
-
-  return router;
-}
+export const sourcesRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/marketing_sources',
+    operationId: 'createMarketingSource',
+    summary: 'Create a marketing source',
+    tag: 'Marketing sources',
+    body: marketingSourceCreateSchema,
+    success: { status: 201, schema: 'MarketingSource', description: 'The new marketing source.' },
+    handler: async ({ res, body }, ctx: SourcesContext) => {
+      res.status(201).json(sourceOf(await createSource(ctx, accountIdOf(res), body)));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/marketing_sources',
+    operationId: 'listMarketingSources',
+    summary: 'List marketing sources, newest first',
+    tag: 'Marketing sources',
+    query: listQuerySchema,
+    success: {
+      status: 200,
+      schema: 'MarketingSourceList',
+      description: 'A page of marketing sources.',
+    },
+    handler: async ({ res, query }, ctx: SourcesContext) => {
+      res.json(await listSources(ctx, accountIdOf(res), pageRequestOf(query)));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/marketing_sources/{id}',
+    operationId: 'getMarketingSource',
+    summary: 'Get a marketing source',
+    tag: 'Marketing sources',
+    success: { status: 200, schema: 'MarketingSource', description: 'The marketing source.' },
+    handler: async ({ res, params }, ctx: SourcesContext) => {
+      res.json(sourceOf(await getSource(ctx, accountIdOf(res), params.id)));
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/marketing_sources/{id}',
+    operationId: 'updateMarketingSource',
+    summary: 'Update a marketing source',
+    tag: 'Marketing sources',
+    body: marketingSourceUpdateSchema,
+    success: {
+      status: 200,
+      schema: 'MarketingSource',
+      description: 'The updated marketing source.',
+    },
+    handler: async ({ res, params, body }, ctx: SourcesContext) => {
+      res.json(sourceOf(await updateSource(ctx, accountIdOf(res), params.id, body)));
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/marketing_sources/{id}',
+    operationId: 'deleteMarketingSource',
+    summary: 'Delete a marketing source',
+    tag: 'Marketing sources',
+    success: { status: 204, description: 'Deleted; the marketing source now answers 404.' },
+    handler: async ({ res, params }, ctx: SourcesContext) => {
+      const result = await deleteSource(ctx, accountIdOf(res), params.id);
+      if (result.kind === 'not_found') throw notFound('marketing source');
+      res.status(204).end();
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/marketing_sources/{id}/rotate_url',
+    operationId: 'rotateMarketingSourceUrl',
+    summary: 'Issue a new post_url; the old one stops working at once',
+    tag: 'Marketing sources',
+    success: {
+      status: 200,
+      schema: 'MarketingSource',
+      description: 'The source with its new post_url.',
+    },
+    handler: async ({ res, params }, ctx: SourcesContext) => {
+      res.json(sourceOf(await rotateSourceUrl(ctx, accountIdOf(res), params.id)));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/marketing_sources/{id}/integration',
+    operationId: 'getIntegrationInstructions',
+    summary: "The source's Integration Instructions for its seller",
+    tag: 'Marketing sources',
+    success: {
+      status: 200,
+      schema: 'IntegrationInstructions',
+      description: 'The exact URL, every field, the responses and ready-to-paste examples.',
+    },
+    handler: async ({ res, params }, ctx: SourcesContext) => {
+      const source = sourceOf(await getSource(ctx, accountIdOf(res), params.id));
+      res.json(integrationInstructions(source));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/marketing_sources/{id}/stats',
+    operationId: 'getMarketingSourceStats',
+    summary:
+      'Source performance: accepted, duplicate, rejected by reason, and outcomes reached, per day',
+    description:
+      "Counts over a range of UTC days (default: the last 30, today included; at most 366). Submissions count by when they arrived; `outcomes` counts the source's leads by when their outcome occurred and lists every outcome label of the catalog (0 when none). `by_day` has one entry per day of the range, zeros included, with the same figures as the whole range (accepted, duplicate, rejected by reason, outcomes by label).",
+    tag: 'Marketing sources',
+    query: sourceStatsQuerySchema,
+    success: { status: 200, schema: 'SourceStats', description: "The source's performance." },
+    invalid:
+      'validation_failed: from or to is not a real date or date-time (code invalid), from is after to (field from, code invalid), or the range is over 366 days (field from, code too_long).',
+    handler: async ({ res, params, query }, ctx: SourcesContext) => {
+      const range = resolveStatsRange(query, new Date());
+      if (!range.ok) throw validationFailed(range.details);
+      const result = await sourceStats(ctx.prisma, accountIdOf(res), params.id, range.range);
+      if (result.kind === 'not_found') throw notFound('marketing source');
+      res.json(result.stats);
+    },
+  }),
+];

@@ -1,8 +1,14 @@
-import { subscriptionCreateSchema, subscriptionUpdateSchema } from '@leadhook/contracts';
-import { type Response, Router } from 'express';
+import {
+  listQuerySchema,
+  type SubscriptionCreate,
+  subscriptionCreateSchema,
+  subscriptionUpdateSchema,
+} from '@leadhook/contracts';
+import type { Response } from 'express';
 import { accountIdOf } from './auth.middleware.js';
 import { notFound, validationFailed } from './errors.js';
 import { pageRequestOf } from './pagination.js';
+import { defineRoute } from './route.js';
 import { type SubscriptionTestContext, sendTestDelivery } from './subscription-test.service.js';
 import {
   createSubscription,
@@ -14,10 +20,6 @@ import {
   type SubscriptionsContext,
   updateSubscription,
 } from './subscriptions.service.js';
-import { bodyValidator } from './validation.js';
-
-const validateCreate = bodyValidator(subscriptionCreateSchema);
-const validateUpdate = bodyValidator(subscriptionUpdateSchema);
 
 function subscriptionOf<T>(result: SubscriptionResult<T>, what = 'subscription'): T {
   switch (result.kind) {
@@ -32,71 +34,179 @@ function subscriptionOf<T>(result: SubscriptionResult<T>, what = 'subscription')
 
 export type SubscriptionRoutesContext = SubscriptionsContext & SubscriptionTestContext;
 
-/**
- * Activity subscriptions (docs/api.md, "Subscriptions"): per playbook under `/playbooks/{id}`, and
- * account-wide under `/subscriptions`. Mounted behind requireApiKey.
- */
-export function subscriptionsRoutes(ctx: SubscriptionRoutesContext): Router {
-  const router = Router();
-
-  async function create(res: Response, body: unknown, playbookId: string | null) {
-    const input = validateCreate(body);
-    if (!input.ok) throw validationFailed(input.details);
-    const result = await createSubscription(ctx, accountIdOf(res), playbookId, input.value);
-    res.status(201).json(subscriptionOf(result, 'playbook'));
-  }
-
-  router.post('/playbooks/:id/subscriptions', async (req, res) => {
-    await create(res, req.body, req.params.id);
-  });
-
-  router.get('/playbooks/:id/subscriptions', async (req, res) => {
-    const result = await listSubscriptions(
-      ctx,
-      accountIdOf(res),
-      req.params.id,
-      pageRequestOf(req),
-    );
-    if (result.kind === 'not_found') throw notFound('playbook');
-    res.json(result.page);
-  });
-
-  router.post('/subscriptions', async (req, res) => {
-    await create(res, req.body, null);
-  });
-
-  router.get('/subscriptions', async (req, res) => {
-    const result = await listSubscriptions(ctx, accountIdOf(res), null, pageRequestOf(req));
-    if (result.kind === 'not_found') throw notFound('playbook');
-    res.json(result.page);
-  });
-
-  router.get('/subscriptions/:id', async (req, res) => {
-    res.json(subscriptionOf(await getSubscription(ctx, accountIdOf(res), req.params.id)));
-  });
-
-  router.patch('/subscriptions/:id', async (req, res) => {
-    const input = validateUpdate(req.body);
-    if (!input.ok) throw validationFailed(input.details);
-    const result = await updateSubscription(ctx, accountIdOf(res), req.params.id, input.value);
-    res.json(subscriptionOf(result));
-  });
-
-  router.delete('/subscriptions/:id', async (req, res) => {
-    const result = await deleteSubscription(ctx, accountIdOf(res), req.params.id);
-    if (result.kind === 'not_found') throw notFound('subscription');
-    res.status(204).end();
-  });
-
-  router.post('/subscriptions/:id/rotate_secret', async (req, res) => {
-    res.json(subscriptionOf(await rotateSubscriptionSecret(ctx, accountIdOf(res), req.params.id)));
-  });
-
-  router.post('/subscriptions/:id/test', async (req, res) => {
-    const result = await sendTestDelivery(ctx, accountIdOf(res), req.params.id);
-    if (result.kind === 'not_found') throw notFound('subscription');
-    res.json(result.result);
-  });
-
-  return router;
+async function create(
+  ctx: SubscriptionRoutesContext,
+  res: Response,
+  body: SubscriptionCreate,
+  playbookId: string | null,
+) {
+  const result = await createSubscription(ctx, accountIdOf(res), playbookId, body);
+  res.status(201).json(subscriptionOf(result, 'playbook'));
 }
+
+const SECRET_NOTE =
+  'The answer is the only place the signing secret (`secret`, `whsec_…`) is shown; reads, lists and updates never carry it.';
+
+const SELECTION_INVALID =
+  'validation_failed: the body does not fit the schema, or (details codes) `unknown_label` names a label that is not in the catalog for its list, `no_labels` when events and outcomes are both empty, `invalid` for "*" with other labels, a URL that is not http(s) or whose host is not written as it parses, `private_target` for a literal loopback/private/link-local/metadata host, an IPv6 address outside 2000::/3, or localhost (unless the operator allows private targets).';
+
+const subscriptionFields = (scope: string) =>
+  `${scope} \`events\` and \`outcomes\` are separate lists of catalog labels, \`["*"]\` for all of that kind, or \`[]\` for none; together at least one label. ${SECRET_NOTE}`;
+
+/**
+ * Activity subscriptions (docs/api.md, "Subscriptions"; docs/webhooks.md): per playbook under
+ * `/playbooks/{id}`, and account-wide under `/subscriptions`. Mounted behind requireApiKey.
+ */
+export const subscriptionsRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/playbooks/{id}/subscriptions',
+    operationId: 'createPlaybookSubscription',
+    summary: "Subscribe a URL to a playbook's activities",
+    description: subscriptionFields("Deliveries carry the playbook's leads' activities."),
+    tag: 'Subscriptions',
+    body: subscriptionCreateSchema,
+    success: {
+      status: 201,
+      schema: 'SubscriptionWithSecret',
+      description: 'The new subscription with its signing secret (shown only here).',
+    },
+    invalid: SELECTION_INVALID,
+    handler: async ({ res, params, body }, ctx: SubscriptionRoutesContext) => {
+      await create(ctx, res, body, params.id);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/playbooks/{id}/subscriptions',
+    operationId: 'listPlaybookSubscriptions',
+    summary: "List a playbook's subscriptions, newest first",
+    description:
+      'Only the subscriptions of this playbook; account-wide ones are listed by GET /subscriptions.',
+    tag: 'Subscriptions',
+    query: listQuerySchema,
+    success: { status: 200, schema: 'SubscriptionList', description: 'A page of subscriptions.' },
+    handler: async ({ res, params, query }, ctx: SubscriptionRoutesContext) => {
+      const result = await listSubscriptions(
+        ctx,
+        accountIdOf(res),
+        params.id,
+        pageRequestOf(query),
+      );
+      if (result.kind === 'not_found') throw notFound('playbook');
+      res.json(result.page);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/subscriptions',
+    operationId: 'createAccountSubscription',
+    summary: "Subscribe a URL to every playbook's activities (account-wide)",
+    description: subscriptionFields(
+      'An account-wide subscription (playbook_id null) receives the activities of every playbook of the account, present and future.',
+    ),
+    tag: 'Subscriptions',
+    body: subscriptionCreateSchema,
+    success: {
+      status: 201,
+      schema: 'SubscriptionWithSecret',
+      description: 'The new subscription with its signing secret (shown only here).',
+    },
+    invalid: SELECTION_INVALID,
+    handler: async ({ res, body }, ctx: SubscriptionRoutesContext) => {
+      await create(ctx, res, body, null);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/subscriptions',
+    operationId: 'listSubscriptions',
+    summary: "List all the account's subscriptions, newest first",
+    description: 'Account-wide (playbook_id null) and per-playbook subscriptions alike.',
+    tag: 'Subscriptions',
+    query: listQuerySchema,
+    success: { status: 200, schema: 'SubscriptionList', description: 'A page of subscriptions.' },
+    handler: async ({ res, query }, ctx: SubscriptionRoutesContext) => {
+      const result = await listSubscriptions(ctx, accountIdOf(res), null, pageRequestOf(query));
+      if (result.kind === 'not_found') throw notFound('playbook');
+      res.json(result.page);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/subscriptions/{id}',
+    operationId: 'getSubscription',
+    summary: 'Get a subscription (without its secret)',
+    tag: 'Subscriptions',
+    success: { status: 200, schema: 'Subscription', description: 'The subscription.' },
+    handler: async ({ res, params }, ctx: SubscriptionRoutesContext) => {
+      res.json(subscriptionOf(await getSubscription(ctx, accountIdOf(res), params.id)));
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/subscriptions/{id}',
+    operationId: 'updateSubscription',
+    summary: 'Update url, events, outcomes or enabled',
+    description:
+      'The given fields replace the stored ones; the result must still select at least one label. `enabled: false` records disabled_reason `manual`; `enabled: true` on a disabled subscription clears disabled_reason, disabled_at and failing_since.',
+    tag: 'Subscriptions',
+    body: subscriptionUpdateSchema,
+    success: { status: 200, schema: 'Subscription', description: 'The updated subscription.' },
+    invalid: SELECTION_INVALID,
+    handler: async ({ res, params, body }, ctx: SubscriptionRoutesContext) => {
+      const result = await updateSubscription(ctx, accountIdOf(res), params.id, body);
+      res.json(subscriptionOf(result));
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/subscriptions/{id}',
+    operationId: 'deleteSubscription',
+    summary: 'Delete a subscription',
+    tag: 'Subscriptions',
+    success: { status: 204, description: 'Deleted; the subscription now answers 404.' },
+    handler: async ({ res, params }, ctx: SubscriptionRoutesContext) => {
+      const result = await deleteSubscription(ctx, accountIdOf(res), params.id);
+      if (result.kind === 'not_found') throw notFound('subscription');
+      res.status(204).end();
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/subscriptions/{id}/rotate_secret',
+    operationId: 'rotateSubscriptionSecret',
+    summary: 'Issue a new signing secret; the previous one keeps signing for 24 hours',
+    description:
+      'During the overlap every delivery carries two signatures in `webhook-signature` (space-separated, Standard Webhooks), one per secret, so the receiver can switch without dropping a delivery. A second rotation inside the overlap drops the oldest secret.',
+    tag: 'Subscriptions',
+    success: {
+      status: 200,
+      schema: 'SubscriptionWithSecret',
+      description:
+        'The subscription with its new secret (shown only here) and previous_secret_expires_at.',
+    },
+    handler: async ({ res, params }, ctx: SubscriptionRoutesContext) => {
+      res.json(subscriptionOf(await rotateSubscriptionSecret(ctx, accountIdOf(res), params.id)));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/subscriptions/{id}/test',
+    operationId: 'testSubscription',
+    summary: 'Send a signed test delivery now and report the answer',
+    description:
+      'A delivery signed like any other, with activity_type `event`, activity_label `test` (a reserved label: GET /activity_catalog lists it in group `reserved`; no subscription can select it, and every subscription gets its test delivery whatever it selected), an id of its own (`act_test_…`, also its webhook-id), empty lead fields and `data: {}`. It is sent once, now, and not stored; the answer reports what the subscriber answered. A subscriber that fails is still a 200 here, with `ok: false`.',
+    tag: 'Subscriptions',
+    success: {
+      status: 200,
+      schema: 'SubscriptionTestResult',
+      description: "The subscriber's status code, latency, error and the start of its answer.",
+    },
+    handler: async ({ res, params }, ctx: SubscriptionRoutesContext) => {
+      const result = await sendTestDelivery(ctx, accountIdOf(res), params.id);
+      if (result.kind === 'not_found') throw notFound('subscription');
+      res.json(result.result);
+    },
+  }),
+];

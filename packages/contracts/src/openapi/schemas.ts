@@ -16,7 +16,6 @@ import {
   leadDetailSchema,
   leadListSchema,
   leadSchema,
-  leadSubmissionSchema,
   listEnvelopeSchema,
   marketingSourceCreateSchema,
   marketingSourceSchema,
@@ -33,17 +32,17 @@ import {
   subscriptionTestResultSchema,
   subscriptionUpdateSchema,
   subscriptionWithSecretSchema,
-} from '@leadhook/contracts';
+} from '../api/index.js';
+import { leadSubmissionSchema } from '../lead.schema.js';
 
 /**
- * The OpenAPI document's vocabulary: its component schemas, the very objects
- * ajv validates with (packages/contracts/src/api), and the shape of one
- * operation (openapi.operations.ts lists them; openapi.ts builds the document).
+ * The OpenAPI document's component schemas: the very objects ajv validates with
+ * (../api), so a field added there appears in the document with no second edit.
  */
 
 const { $id: _leadSubmissionId, ...leadSubmission } = leadSubmissionSchema;
 
-/** What GET /openapi.json answers: this very document (its shape is checked by the OpenAPI 3.1 schema in openapi.test.ts). */
+/** What GET /openapi.json answers: this very document (the api's tests check its shape against the OpenAPI 3.1 schema). */
 const openApiDocumentSchema = {
   title: 'OpenApiDocument',
   type: 'object',
@@ -51,7 +50,7 @@ const openApiDocumentSchema = {
   properties: { openapi: { type: 'string', pattern: '^3\\.1\\.\\d+$' } },
 } as const;
 
-export const SCHEMAS = {
+export const OPENAPI_SCHEMAS = {
   OpenApiDocument: openApiDocumentSchema,
   Error: errorEnvelopeSchema,
   Account: accountSchema,
@@ -91,41 +90,12 @@ export const SCHEMAS = {
   IntakeRejected: intakeRejectedSchema,
 } as const;
 
-export type SchemaName = keyof typeof SCHEMAS;
+export type OpenApiSchemaName = keyof typeof OPENAPI_SCHEMAS;
 
-export type Method = 'get' | 'post' | 'patch' | 'delete';
-
-export interface Operation {
-  method: Method;
-  /** OpenAPI path under the API server (`/playbooks/{id}`). */
-  path: string;
-  operationId: string;
-  summary: string;
-  /** Longer prose, when the summary is not enough (e.g. a response shape's rules). */
-  description?: string;
-  tag:
-    | 'Account'
-    | 'Playbooks'
-    | 'Marketing sources'
-    | 'Leads'
-    | 'Activities'
-    | 'Subscriptions'
-    | 'Deliveries'
-    | 'Meta';
-  body?: SchemaName;
-  /** Success status and its schema (none for 204). */
-  success: { status: 200 | 201 | 204; schema?: SchemaName; description: string };
-  list?: true;
-  /** Query filters besides limit and cursor, by name. */
-  filters?: Record<string, { description: string }>;
-  public?: true;
-  /** Extra error statuses besides 401 (and 404 for paths with {id}, 400/422 for bodies). */
-  conflicts?: { status: 409; description: string };
-  /** The 404 description of an operation whose path has no {id} (a filter naming an object). */
-  notFound?: string;
-  /**
-   * The 422 description, when the operation has checks beyond the body schema; it
-   * also documents a 422 for an operation without a body (query checks).
-   */
-  invalid?: string;
+/** The component name of `schema`, one of OPENAPI_SCHEMAS' very objects. */
+export function componentName(schema: unknown): OpenApiSchemaName {
+  for (const [name, component] of Object.entries(OPENAPI_SCHEMAS)) {
+    if (component === schema) return name as OpenApiSchemaName;
+  }
+  throw new Error('the schema is not a component of the OpenAPI document (OPENAPI_SCHEMAS)');
 }

@@ -1,0 +1,11 @@
+export { INTAKE_OPENAPI_PATH, intakePathItem } from './intake.js';
+export type { HttpMethod, OpenApiOperation, OpenApiTag, QuerySchema } from './operation.js';
+export {
+  IDEMPOTENT_REPLAYED_HEADER,
+  openApiPaths,
+  operationObject,
+  pathParameters,
+  RETRY_AFTER_HEADER,
+  schemaRef,
+} from './operation.js';
+export { componentName, OPENAPI_SCHEMAS, type OpenApiSchemaName } from './schemas.js';

@@ -1,0 +1,96 @@
+import {
+  componentName,
+  type FromSchema,
+  type JSONSchema,
+  type OpenApiOperation,
+  type QuerySchema,
+} from '@leadhook/contracts';
+import type { Request, Response, Router } from 'express';
+import { validationFailed } from './errors.js';
+import { bodyValidator, queryValidator, type Validated } from './validation.js';
+
+/**
+ * One declaration per route (as svix declares each endpoint with its OpenAPI
+ * operation): the path and handler the router mounts, the body and query
+ * validation, and the operation the OpenAPI document publishes, all from the
+ * same object. A handler gets the body and query already validated, typed from
+ * their schemas, and its path parameters typed from the path.
+ */
+
+/** `{ id: string }` for `/playbooks/{id}`. */
+type PathParams<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
+  ? { [K in Name]: string } & PathParams<Rest>
+  : unknown;
+
+// `undefined extends S` first: a schema not given stays undefined, and FromSchema
+// is never asked for the type of every JSON Schema at once (too deep for tsc).
+type Of<S> = undefined extends S ? undefined : S extends JSONSchema ? FromSchema<S> : never;
+
+/** What a handler is called with. */
+export interface RouteCall<P extends string, B, Q> {
+  req: Request;
+  res: Response;
+  params: PathParams<P>;
+  body: Of<B>;
+  query: Of<Q>;
+}
+
+export interface RouteSpec<
+  Ctx,
+  P extends string,
+  B extends JSONSchema | undefined,
+  Q extends QuerySchema | undefined,
+> extends Omit<OpenApiOperation, 'path' | 'body' | 'query'> {
+  path: P;
+  /** The body's schema: one of the document's components (OPENAPI_SCHEMAS), published by reference. */
+  body?: B;
+  query?: Q;
+  /** Answers the request; throws ApiError for the documented failures. */
+  handler: (call: RouteCall<P, B, Q>, ctx: Ctx) => Promise<void> | void;
+}
+
+/** A declared route: its OpenAPI operation, and what runs when a request matches it. */
+export interface Route<Ctx> extends OpenApiOperation {
+  /** Validates the body and query (422 validation_failed), then runs the handler. */
+  handle: (req: Request, res: Response, ctx: Ctx) => Promise<void>;
+}
+
+export function defineRoute<
+  Ctx,
+  const P extends string,
+  const B extends JSONSchema | undefined = undefined,
+  const Q extends QuerySchema | undefined = undefined,
+>(spec: RouteSpec<Ctx, P, B, Q>): Route<Ctx> {
+  const { handler, body: bodySchema, ...operation } = spec;
+  const validateBody = bodySchema === undefined ? undefined : bodyValidator(bodySchema);
+  const validateQuery = spec.query ? queryValidator(spec.query as JSONSchema) : undefined;
+  return {
+    ...operation,
+    ...(bodySchema === undefined ? {} : { body: componentName(bodySchema) }),
+    async handle(req, res, ctx) {
+      const body = validateBody ? validOrThrow(validateBody(req.body)) : undefined;
+      const query = validateQuery ? validOrThrow(validateQuery(req.query)) : undefined;
+      // The casts are the schemas' own types (FromSchema), erased by the validators' generic form.
+      const call = { req, res, params: req.params, body, query } as RouteCall<P, B, Q>;
+      await handler(call, ctx);
+    },
+  };
+}
+
+function validOrThrow<T>(result: Validated<T>): T {
+  if (!result.ok) throw validationFailed(result.details);
+  return result.value;
+}
+
+/** `/playbooks/{id}` → `/playbooks/:id`: the same path as Express matches it. */
+export function expressPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** Mounts `routes` on `router`, each handler given `ctx`. */
+export function mountRoutes<Ctx>(router: Router, routes: readonly Route<Ctx>[], ctx: Ctx): Router {
+  for (const route of routes) {
+    router[route.method](expressPath(route.path), (req, res) => route.handle(req, res, ctx));
+  }
+  return router;
+}
