@@ -7,7 +7,7 @@ import {
 } from '@leadhook/contracts';
 import type { Request, Response, Router } from 'express';
 import { validationFailed } from './errors.js';
-import { bodyValidator, queryValidator, type Validated } from './validation.js';
+import { bodyValidator, queryValidator } from './validation.js';
 
 /**
  * One declaration per route (as svix declares each endpoint with its OpenAPI
@@ -68,18 +68,22 @@ export function defineRoute<
     ...operation,
     ...(bodySchema === undefined ? {} : { body: componentName(bodySchema) }),
     async handle(req, res, ctx) {
-      const body = validateBody ? validOrThrow(validateBody(req.body)) : undefined;
-      const query = validateQuery ? validOrThrow(validateQuery(req.query)) : undefined;
+      const body = validateBody?.(req.body);
+      const query = validateQuery?.(req.query);
+      // One 422 lists the problems of both (docs/api.md, "Errors": every problem).
+      const details = [body, query].flatMap((v) => (v && !v.ok ? v.details : []));
+      if (details.length > 0) throw validationFailed(details);
       // The casts are the schemas' own types (FromSchema), erased by the validators' generic form.
-      const call = { req, res, params: req.params, body, query } as RouteCall<P, B, Q>;
+      const call = {
+        req,
+        res,
+        params: req.params,
+        body: body?.ok ? body.value : undefined,
+        query: query?.ok ? query.value : undefined,
+      } as RouteCall<P, B, Q>;
       await handler(call, ctx);
     },
   };
-}
-
-function validOrThrow<T>(result: Validated<T>): T {
-  if (!result.ok) throw validationFailed(result.details);
-  return result.value;
 }
 
 /** `/playbooks/{id}` → `/playbooks/:id`: the same path as Express matches it. */
