@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { idSchema, timestampSchema } from './common.schema.js';
+import { idSchema, nameSchema, timestampSchema } from './common.schema.js';
 
 const duplicateWindowDays = {
   type: ['integer', 'null'],
@@ -36,7 +36,7 @@ export const accountUpdateSchema = {
   title: 'AccountUpdate',
   type: 'object',
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
+    name: nameSchema,
     duplicate_window_days: duplicateWindowDays,
   },
   additionalProperties: false,

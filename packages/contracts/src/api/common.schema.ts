@@ -62,6 +62,9 @@ export const timestampSchema = {
   examples: ['2026-11-22T15:04:05.123Z'],
 } as const;
 
+/** The name an account, source or playbook is given: 1 to 200 characters, not only blanks. */
+export const nameSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
+
 /** Query of every list: keyset pagination, newest first. */
 export const listQuerySchema = {
   type: 'object',

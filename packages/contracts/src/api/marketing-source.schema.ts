@@ -1,10 +1,9 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { idSchema, timestampSchema } from './common.schema.js';
+import { idSchema, nameSchema, timestampSchema } from './common.schema.js';
 
 export const SOURCE_TYPES = ['vendor', 'affiliate', 'web_form', 'campaign'] as const;
 export const SOURCE_STATUSES = ['active', 'paused'] as const;
 
-const nameSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
 const sourceTypeSchema = { type: 'string', enum: SOURCE_TYPES } as const;
 const statusSchema = {
   type: 'string',

@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { LEAD_FIELD_NAMES } from '../lead.schema.js';
-import { idSchema, timestampSchema } from './common.schema.js';
+import { idSchema, nameSchema, timestampSchema } from './common.schema.js';
 
 /**
  * What a template's `{{placeholder}}` may name: the 16 submission fields and
@@ -53,8 +53,6 @@ const stepsSchema = {
   items: playbookStepSchema,
   description: 'Ordered steps; an empty list is valid (leads are worked by outside activities).',
 } as const;
-
-const nameSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
 
 /** `POST /playbooks`. */
 export const playbookCreateSchema = {
