@@ -11,26 +11,24 @@ interface Case {
   readonly hours?: string;
 }
 
-/** 'allowed', or the ISO instant (UTC) of `until`. */
-function outcome(c: Case): string {
-  const decision = checkContactWindow({
+function decide(c: Case) {
+  return checkContactWindow({
     phone: c.phone,
     state: c.state ?? null,
     contactHours: c.hours ? parseContactHours(c.hours) : HOURS,
     now: new Date(c.now),
     recentAttempts: (c.attempts ?? []).map((a) => new Date(a)),
   });
+}
+
+/** 'allowed', or the ISO instant (UTC) of `until`. */
+function outcome(c: Case): string {
+  const decision = decide(c);
   return decision.allowed ? 'allowed' : decision.until.toISOString();
 }
 
 function reason(c: Case): string {
-  const decision = checkContactWindow({
-    phone: c.phone,
-    state: c.state ?? null,
-    contactHours: HOURS,
-    now: new Date(c.now),
-    recentAttempts: (c.attempts ?? []).map((a) => new Date(a)),
-  });
+  const decision = decide(c);
   return decision.allowed ? 'allowed' : decision.reason;
 }
 
