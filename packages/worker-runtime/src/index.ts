@@ -9,7 +9,13 @@ export {
 export type {
   WorkerComponent,
   WorkerContext,
+  WorkerOverrides,
   WorkerRuntime,
   WorkerRuntimeOptions,
 } from './worker-runtime.js';
-export { createWorkerRuntime, drainTimeoutMs, runWorker } from './worker-runtime.js';
+export {
+  createServiceRuntime,
+  createWorkerRuntime,
+  drainTimeoutMs,
+  runWorker,
+} from './worker-runtime.js';

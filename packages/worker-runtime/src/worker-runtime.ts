@@ -12,7 +12,13 @@ import {
   operatorApp,
   runProcess,
 } from '@leadhook/observability';
-import { OutboxRelay, type OutboxTopic, QueueSet } from '@leadhook/queue';
+import {
+  OutboxRelay,
+  type OutboxTopic,
+  outboxTopicsRelayedBy,
+  QueueSet,
+  type RelayingProcess,
+} from '@leadhook/queue';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge } from 'prom-client';
 import { RETENTION_KINDS, RetentionJob } from './retention.js';
@@ -272,6 +278,38 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
   }
 
   return { ...context, start, stop };
+}
+
+/** What a worker service's tests may set on its runtime. */
+export interface WorkerOverrides {
+  /** Defaults to the service's configured port; 0 picks a free port (tests). */
+  port?: number;
+  logger?: Logger;
+  relayIntervalMs?: number;
+}
+
+/**
+ * The runtime of a worker service: it relays the outbox topics whose queue the
+ * service consumes, listens on `port` (unless overridden) and runs `component`.
+ */
+export function createServiceRuntime(
+  service: RelayingProcess,
+  config: Config,
+  port: number,
+  component: WorkerComponent,
+  overrides: WorkerOverrides = {},
+): WorkerRuntime {
+  return createWorkerRuntime({
+    service,
+    config,
+    port: overrides.port ?? port,
+    relayTopics: outboxTopicsRelayedBy(service),
+    ...(overrides.logger ? { logger: overrides.logger } : {}),
+    ...(overrides.relayIntervalMs === undefined
+      ? {}
+      : { relayIntervalMs: overrides.relayIntervalMs }),
+    components: [component],
+  });
 }
 
 /**

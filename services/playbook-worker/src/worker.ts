@@ -1,16 +1,15 @@
 import type { Config } from '@leadhook/config';
-import type { Logger } from '@leadhook/observability';
-import { outboxTopicsRelayedBy } from '@leadhook/queue';
-import { createWorkerRuntime, type WorkerRuntime } from '@leadhook/worker-runtime';
+import {
+  createServiceRuntime,
+  type WorkerOverrides,
+  type WorkerRuntime,
+} from '@leadhook/worker-runtime';
 import { registerOldestDueStepGauge } from './oldest-due-step.metrics.js';
 import { type PlaybookComponentOptions, playbookComponent } from './playbook.component.js';
 
-export interface WorkerDeps {
+/** The configuration, and what tests may set (WorkerOverrides and the component's options). */
+export interface WorkerDeps extends WorkerOverrides {
   config: Config;
-  /** Defaults to config.playbookWorkerPort; 0 picks a free port (tests). */
-  port?: number;
-  logger?: Logger;
-  relayIntervalMs?: number;
   /** The clock, the provider, the reconciler's interval (tests). */
   playbook?: PlaybookComponentOptions;
 }
@@ -22,15 +21,13 @@ export interface WorkerDeps {
  * playbook component).
  */
 export function createWorker(deps: WorkerDeps): WorkerRuntime {
-  const runtime = createWorkerRuntime({
-    service: 'playbook-worker',
-    config: deps.config,
-    port: deps.port ?? deps.config.playbookWorkerPort,
-    relayTopics: outboxTopicsRelayedBy('playbook-worker'),
-    ...(deps.logger ? { logger: deps.logger } : {}),
-    ...(deps.relayIntervalMs === undefined ? {} : { relayIntervalMs: deps.relayIntervalMs }),
-    components: [playbookComponent(deps.playbook)],
-  });
+  const runtime = createServiceRuntime(
+    'playbook-worker',
+    deps.config,
+    deps.config.playbookWorkerPort,
+    playbookComponent(deps.playbook),
+    deps,
+  );
   registerOldestDueStepGauge(runtime.metrics.registry, runtime.pool);
   return runtime;
 }
