@@ -7,9 +7,9 @@ export {
   withScrapeTimeout,
 } from './scrape-metrics.js';
 export type {
+  ServiceWorkerDeps,
   WorkerComponent,
   WorkerContext,
-  WorkerOverrides,
   WorkerRuntime,
   WorkerRuntimeOptions,
 } from './worker-runtime.js';

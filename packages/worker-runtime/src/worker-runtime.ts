@@ -280,8 +280,9 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
   return { ...context, start, stop };
 }
 
-/** What a worker service's tests may set on its runtime. */
-export interface WorkerOverrides {
+/** A worker service's configuration, and what its tests may set. */
+export interface ServiceWorkerDeps {
+  config: Config;
   /** Defaults to the service's configured port; 0 picks a free port (tests). */
   port?: number;
   logger?: Logger;
@@ -290,24 +291,22 @@ export interface WorkerOverrides {
 
 /**
  * The runtime of a worker service: it relays the outbox topics whose queue the
- * service consumes, listens on `port` (unless overridden) and runs `component`.
+ * service consumes, listens on `port` (unless deps.port overrides it) and runs
+ * `component`.
  */
 export function createServiceRuntime(
   service: RelayingProcess,
-  config: Config,
+  deps: ServiceWorkerDeps,
   port: number,
   component: WorkerComponent,
-  overrides: WorkerOverrides = {},
 ): WorkerRuntime {
   return createWorkerRuntime({
     service,
-    config,
-    port: overrides.port ?? port,
+    config: deps.config,
+    port: deps.port ?? port,
     relayTopics: outboxTopicsRelayedBy(service),
-    ...(overrides.logger ? { logger: overrides.logger } : {}),
-    ...(overrides.relayIntervalMs === undefined
-      ? {}
-      : { relayIntervalMs: overrides.relayIntervalMs }),
+    ...(deps.logger ? { logger: deps.logger } : {}),
+    ...(deps.relayIntervalMs === undefined ? {} : { relayIntervalMs: deps.relayIntervalMs }),
     components: [component],
   });
 }

@@ -1,15 +1,12 @@
-import type { Config } from '@leadhook/config';
 import {
   createServiceRuntime,
-  type WorkerOverrides,
+  type ServiceWorkerDeps,
   type WorkerRuntime,
 } from '@leadhook/worker-runtime';
 import { registerOldestDueStepGauge } from './oldest-due-step.metrics.js';
 import { type PlaybookComponentOptions, playbookComponent } from './playbook.component.js';
 
-/** The configuration, and what tests may set (WorkerOverrides and the component's options). */
-export interface WorkerDeps extends WorkerOverrides {
-  config: Config;
+export interface WorkerDeps extends ServiceWorkerDeps {
   /** The clock, the provider, the reconciler's interval (tests). */
   playbook?: PlaybookComponentOptions;
 }
@@ -23,10 +20,9 @@ export interface WorkerDeps extends WorkerOverrides {
 export function createWorker(deps: WorkerDeps): WorkerRuntime {
   const runtime = createServiceRuntime(
     'playbook-worker',
-    deps.config,
+    deps,
     deps.config.playbookWorkerPort,
     playbookComponent(deps.playbook),
-    deps,
   );
   registerOldestDueStepGauge(runtime.metrics.registry, runtime.pool);
   return runtime;

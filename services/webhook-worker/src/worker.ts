@@ -1,15 +1,12 @@
-import type { Config } from '@leadhook/config';
 import {
   createServiceRuntime,
-  type WorkerOverrides,
+  type ServiceWorkerDeps,
   type WorkerRuntime,
 } from '@leadhook/worker-runtime';
 import { registerDisabledSubscriptionsGauge } from './disabled-subscriptions.metrics.js';
 import { type WebhookComponentOptions, webhookComponent } from './webhook.component.js';
 
-/** The configuration, and what tests may set (WorkerOverrides and the component's options). */
-export interface WorkerDeps extends WorkerOverrides {
-  config: Config;
+export interface WorkerDeps extends ServiceWorkerDeps {
   /** The clock, jitter, DNS stub and reconciler interval (tests). */
   webhooks?: WebhookComponentOptions;
 }
@@ -22,10 +19,9 @@ export interface WorkerDeps extends WorkerOverrides {
 export function createWorker(deps: WorkerDeps): WorkerRuntime {
   const runtime = createServiceRuntime(
     'webhook-worker',
-    deps.config,
+    deps,
     deps.config.webhookWorkerPort,
     webhookComponent(deps.webhooks),
-    deps,
   );
   registerDisabledSubscriptionsGauge(runtime.metrics.registry, runtime.pool);
   return runtime;
