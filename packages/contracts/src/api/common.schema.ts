@@ -65,6 +65,21 @@ export const timestampSchema = {
 /** The name an account, source or playbook is given: 1 to 200 characters, not only blanks. */
 export const nameSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
 
+/**
+ * An object of exactly these properties, every one required (keys in the
+ * order given; `required` lists them in the same order).
+ */
+export function closedObjectSchema<const Properties extends Record<string, unknown>>(
+  properties: Properties,
+) {
+  return {
+    type: 'object',
+    required: Object.keys(properties) as (keyof Properties & string)[],
+    properties,
+    additionalProperties: false,
+  } as const;
+}
+
 /** Query of every list: keyset pagination, newest first. */
 export const listQuerySchema = {
   type: 'object',
