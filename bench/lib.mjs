@@ -35,16 +35,17 @@ export function scratchDatabase(name) {
 }
 
 /**
- * A benchmark's command line: the numeric options (`--name N`) with their
- * defaults, and any `other` parseArgs options. parseArgs gives the numbers as
- * strings; the scripts convert them with Number.
+ * A benchmark's command line: the numeric options (`--name N`, as numbers, with
+ * their defaults) and any `other` parseArgs options (as parseArgs gives them).
  */
 export function benchArgs(numbers, other = {}) {
   const options = { ...other };
   for (const [name, value] of Object.entries(numbers)) {
     options[name] = { type: 'string', default: String(value) };
   }
-  return parseArgs({ options }).values;
+  const { values } = parseArgs({ options });
+  for (const name of Object.keys(numbers)) values[name] = Number(values[name]);
+  return values;
 }
 
 /** An id of the shape the services check: prefix + 26 Crockford base32 characters. */

@@ -49,9 +49,7 @@ import {
 } from '../lib.mjs';
 
 const args = benchArgs({ seconds: 30, attackers: 1, slow: 50 }, { out: { type: 'string' } });
-const seconds = Number(args.seconds);
-const attackers = Number(args.attackers);
-const slowClients = Number(args.slow);
+const { seconds, attackers, slow: slowClients } = args;
 const scratch = scratchDatabase('leadhook_bench_abuse');
 const dbUrl = scratch.url;
 

@@ -67,13 +67,15 @@ const args = benchArgs(
   },
   { out: { type: 'string' } },
 );
-const rate = Number(args.rate);
-const duration = Number(args.duration);
-const warmup = Number(args.warmup);
-const memoryLeads = Number(args['memory-leads']);
-const memoryRate = Number(args['memory-rate']);
-const stepCount = Number(args.steps);
-const connections = Number(args.connections);
+const {
+  rate,
+  duration,
+  warmup,
+  'memory-leads': memoryLeads,
+  'memory-rate': memoryRate,
+  steps: stepCount,
+  connections,
+} = args;
 const TARGET_P50_MS = 100;
 const TARGET_P99_MS = 500;
 /**
@@ -367,7 +369,7 @@ try {
   const drainStarted = Date.now();
   let drained = false;
   let progress = {};
-  while (Date.now() - drainStarted < Number(args['drain-timeout']) * 1000) {
+  while (Date.now() - drainStarted < args['drain-timeout'] * 1000) {
     const [row] = await sql(
       dbUrl,
       `SELECT (SELECT count(*) FROM outbox WHERE done_at IS NULL)::int AS open_outbox,

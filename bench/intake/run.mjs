@@ -39,8 +39,7 @@ const args = benchArgs(
   { duration: 20, connections: 64, warmup: 3, port: 3900 },
   { out: { type: 'string' } },
 );
-const duration = Number(args.duration);
-const connections = Number(args.connections);
+const { duration, connections } = args;
 const scratch = scratchDatabase('leadhook_bench');
 const dbUrl = scratch.url;
 
@@ -51,7 +50,7 @@ scratch.migrate();
 const { accountId, playbookId, sourceId, intakeKey } = await createBenchTenant(dbUrl);
 
 // --- the intake process ----------------------------------------------------------
-const port = Number(args.port);
+const port = args.port;
 const intake = spawn(
   'node',
   [
@@ -108,7 +107,7 @@ function load(seconds) {
   });
 }
 
-await load(Number(args.warmup));
+await load(args.warmup);
 accepted.length = 0;
 statuses.clear();
 const pgPidsBefore = postgresPids();

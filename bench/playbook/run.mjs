@@ -69,11 +69,13 @@ const args = benchArgs(
   },
   { out: { type: 'string' } },
 );
-const leadCount = Number(args.leads);
-const workerCount = Number(args.workers);
-const webhookWorkerCount = Number(args['webhook-workers']);
-const rate = Number(args.rate);
-const connections = Number(args.connections);
+const {
+  leads: leadCount,
+  workers: workerCount,
+  'webhook-workers': webhookWorkerCount,
+  rate,
+  connections,
+} = args;
 const dbName = `leadhook_bench_playbook_${randomBytes(3).toString('hex')}`;
 const scratch = scratchDatabase(dbName);
 const dbUrl = scratch.url;
@@ -212,7 +214,7 @@ try {
         return null;
       },
     );
-  const deadline = Date.now() + Number(args.timeout) * 1000;
+  const deadline = Date.now() + args.timeout * 1000;
   let withOutcome = 0;
   let lastProgress = Date.now();
   while (Date.now() < deadline) {

@@ -28,7 +28,7 @@ const args = benchArgs(
   { submissions: 1_000_000, others: 250_000, runs: 5 },
   { out: { type: 'string' }, keep: { type: 'boolean', default: false } },
 );
-const runs = Number(args.runs);
+const runs = args.runs;
 const scratch = scratchDatabase(`leadhook_bench_stats_${randomBytes(3).toString('hex')}`);
 const dbUrl = scratch.url;
 const END = '2026-11-23T00:00:00.000Z';

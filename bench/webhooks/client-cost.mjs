@@ -14,9 +14,7 @@ import { join } from 'node:path';
 import { ask, benchArgs, root } from '../lib.mjs';
 
 const args = benchArgs({ requests: 10_000, 'in-flight': 32, rounds: 3 });
-const requests = Number(args.requests);
-const inFlight = Number(args['in-flight']);
-const rounds = Number(args.rounds);
+const { requests, 'in-flight': inFlight, rounds } = args;
 
 const { deliver, sign } = await import(join(root, 'packages/webhooks/dist/index.js'));
 

@@ -74,10 +74,7 @@ const args = benchArgs(
   },
   { out: { type: 'string' } },
 );
-const leadCount = Number(args.leads);
-const perLead = Number(args['per-lead']);
-const subscriberCount = Number(args.subscribers);
-const concurrency = Number(args.concurrency);
+const { leads: leadCount, 'per-lead': perLead, subscribers: subscriberCount, concurrency } = args;
 const activityCount = leadCount * perLead;
 const expected = activityCount * subscriberCount;
 const TARGET = 2000;
@@ -304,7 +301,7 @@ try {
   // Progress is the subscribers' request count (IPC, no load on PostgreSQL); the
   // rows are counted once the subscribers have had every request (the count's
   // sequential scan, and a connection per poll, cost PostgreSQL 6 % of the run).
-  const deadline = Date.now() + Number(args.timeout) * 1000;
+  const deadline = Date.now() + args.timeout * 1000;
   let received = 0;
   let lastProgress = Date.now();
   const counter = new pg.Client({ connectionString: dbUrl });

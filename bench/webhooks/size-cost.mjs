@@ -27,10 +27,7 @@ import { benchArgs, cpuSeconds, createBenchTenant, fakeId, scratchDatabase, sql 
 import { insertLeadsWithActivities, recordChains } from './chains.mjs';
 
 const args = benchArgs({ history: 20_000, leads: 300, 'per-lead': 10, batch: 8 });
-const HISTORY = Number(args.history);
-const LEADS = Number(args.leads);
-const PER_LEAD = Number(args['per-lead']);
-const BATCH = Number(args.batch);
+const { history: HISTORY, leads: LEADS, 'per-lead': PER_LEAD, batch: BATCH } = args;
 const scratch = scratchDatabase(`leadhook_bench_size_${randomBytes(3).toString('hex')}`);
 const dbUrl = scratch.url;
 

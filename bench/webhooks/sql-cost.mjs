@@ -37,10 +37,7 @@ const args = benchArgs(
   { leads: 200, batch: 1, 'per-lead': 10, subscribers: 3 },
   { claim: { type: 'boolean', default: false } },
 );
-const leadCount = Number(args.leads);
-const batch = Number(args.batch);
-const PER_LEAD = Number(args['per-lead']);
-const CLAIM = args.claim;
+const { leads: leadCount, batch, 'per-lead': PER_LEAD, claim: CLAIM } = args;
 const id = (prefix) => `${prefix}_${randomBytes(13).toString('hex').slice(0, 26)}`;
 
 async function measure(asyncCommit) {
@@ -52,7 +49,7 @@ async function measure(asyncCommit) {
     scratch.migrate();
     const tenant = await createBenchTenant(dbUrl);
     await c.connect();
-    for (let i = 0; i < Number(args.subscribers); i++) {
+    for (let i = 0; i < args.subscribers; i++) {
       await c.query(
         `INSERT INTO subscriptions (id, account_id, url, events, outcomes, secret)
          VALUES ($1, $2, 'http://127.0.0.1:9/hook', '{*}', '{*}', 'whsec_AAAA')`,
