@@ -8,9 +8,45 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import pg from 'pg';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The PostgreSQL server's admin database: the benchmarks create their scratch databases there. */
+export const adminUrl =
+  process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/**
+ * The scratch database `name` on adminUrl's server: `url` to connect to it,
+ * `create()` it empty, `migrate()` it with the built scripts, and `drop()` it
+ * (closing its connections first; nothing happens if it does not exist).
+ */
+export function scratchDatabase(name) {
+  const url = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
+  return {
+    name,
+    url,
+    create: () => sql(adminUrl, `CREATE DATABASE ${name}`),
+    migrate: () => run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: url }),
+    drop: () => sql(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+/**
+ * A benchmark's command line: the numeric options (`--name N`, as numbers, with
+ * their defaults) and any `other` parseArgs options (as parseArgs gives them).
+ */
+export function benchArgs(numbers, other = {}) {
+  const options = { ...other };
+  for (const [name, value] of Object.entries(numbers)) {
+    options[name] = { type: 'string', default: String(value) };
+  }
+  const { values } = parseArgs({ options });
+  for (const name of Object.keys(numbers)) values[name] = Number(values[name]);
+  return values;
+}
 
 /** An id of the shape the services check: prefix + 26 Crockford base32 characters. */
 export function fakeId(prefix) {
@@ -139,6 +175,21 @@ export function machineTicks() {
     .map(Number);
   const [user, nice, system, idle, iowait, irq, softirq, steal] = f;
   return { busy: user + nice + system + irq + softirq, idle: idle + iowait, steal: steal ?? 0 };
+}
+
+/** This process's CPU seconds (user + system) since `usage`, a process.cpuUsage() reading. */
+export function ownCpuSecondsSince(usage) {
+  const u = process.cpuUsage(usage);
+  return (u.user + u.system) / 1e6;
+}
+
+/** The machine's busy, idle and stolen seconds between two machineTicks() readings. */
+export function machineSecondsBetween(before, after) {
+  return {
+    busy: (after.busy - before.busy) / 100,
+    idle: (after.idle - before.idle) / 100,
+    steal: (after.steal - before.steal) / 100,
+  };
 }
 
 /**

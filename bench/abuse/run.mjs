@@ -34,38 +34,28 @@ import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
+  benchArgs,
   benchLead,
   createBenchTenant,
   freePort,
   machineTicks,
+  redisUrl,
   root,
   run,
+  scratchDatabase,
   sleep,
-  sql,
   waitReady,
 } from '../lib.mjs';
 
-const { values: args } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '30' },
-    attackers: { type: 'string', default: '1' },
-    slow: { type: 'string', default: '50' },
-    out: { type: 'string' },
-  },
-});
-const seconds = Number(args.seconds);
-const attackers = Number(args.attackers);
-const slowClients = Number(args.slow);
-const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const dbName = 'leadhook_bench_abuse';
-const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+const args = benchArgs({ seconds: 30, attackers: 1, slow: 50 }, { out: { type: 'string' } });
+const { seconds, attackers, slow: slowClients } = args;
+const scratch = scratchDatabase('leadhook_bench_abuse');
+const dbUrl = scratch.url;
 
-await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-await sql(adminUrl, `CREATE DATABASE ${dbName}`);
-run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: dbUrl });
+await scratch.drop();
+await scratch.create();
+scratch.migrate();
 const tenant = await createBenchTenant(dbUrl);
 const { api_key: apiKey } = JSON.parse(
   run('node', ['scripts/dist/leadhook.js', 'account', 'create', 'abuse-bench'], {
@@ -277,7 +267,7 @@ const attackTicks = machineTicks();
 
 for (const child of children) child.kill('SIGTERM');
 await Promise.all(children.map((c) => new Promise((r) => c.once('exit', r))));
-await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+await scratch.drop();
 
 // --- report --------------------------------------------------------------------
 const summary = (rows) => {

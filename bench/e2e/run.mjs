@@ -34,9 +34,9 @@ import { Agent, request } from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import {
   ask,
+  benchArgs,
   benchLead,
   cpuSeconds,
   createBenchTenant,
@@ -45,34 +45,37 @@ import {
   machineTicks,
   postgresPids,
   redisPids,
+  redisUrl,
   root,
-  run,
+  scratchDatabase,
   sleep,
   sql,
   waitReady,
 } from '../lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const { values: args } = parseArgs({
-  options: {
-    rate: { type: 'string', default: '200' },
-    duration: { type: 'string', default: '60' },
-    warmup: { type: 'string', default: '0' },
-    'memory-leads': { type: 'string', default: '100000' },
-    'memory-rate': { type: 'string', default: '300' },
-    steps: { type: 'string', default: '1' },
-    connections: { type: 'string', default: '64' },
-    'drain-timeout': { type: 'string', default: '1800' },
-    out: { type: 'string' },
+const args = benchArgs(
+  {
+    rate: 200,
+    duration: 60,
+    warmup: 0,
+    'memory-leads': 100_000,
+    'memory-rate': 300,
+    steps: 1,
+    connections: 64,
+    'drain-timeout': 1800,
   },
-});
-const rate = Number(args.rate);
-const duration = Number(args.duration);
-const warmup = Number(args.warmup);
-const memoryLeads = Number(args['memory-leads']);
-const memoryRate = Number(args['memory-rate']);
-const stepCount = Number(args.steps);
-const connections = Number(args.connections);
+  { out: { type: 'string' } },
+);
+const {
+  rate,
+  duration,
+  warmup,
+  'memory-leads': memoryLeads,
+  'memory-rate': memoryRate,
+  steps: stepCount,
+  connections,
+} = args;
 const TARGET_P50_MS = 100;
 const TARGET_P99_MS = 500;
 /**
@@ -83,10 +86,8 @@ const TARGET_P99_MS = 500;
  * 100,000 leads and cross it.
  */
 const MEMORY_BOUND_MIB = 128;
-const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const dbName = `leadhook_bench_e2e_${randomBytes(3).toString('hex')}`;
-const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+const scratch = scratchDatabase(`leadhook_bench_e2e_${randomBytes(3).toString('hex')}`);
+const dbUrl = scratch.url;
 const queuePrefix = `bench-e2e-${randomBytes(3).toString('hex')}`;
 const ALL_STEPS = [
   { type: 'sms', delay_seconds: 0, template: 'Hi {{first_name}}, your quote is ready.' },
@@ -131,11 +132,11 @@ function thin(rows, n) {
 }
 
 const loadBefore = loadavg();
-await sql(adminUrl, `CREATE DATABASE ${dbName}`);
+await scratch.create();
 let exitCode = 1;
 const children = [];
 try {
-  run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: dbUrl });
+  scratch.migrate();
 
   const subscriberProc = fork(join(here, 'subscriber.mjs'), [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -368,7 +369,7 @@ try {
   const drainStarted = Date.now();
   let drained = false;
   let progress = {};
-  while (Date.now() - drainStarted < Number(args['drain-timeout']) * 1000) {
+  while (Date.now() - drainStarted < args['drain-timeout'] * 1000) {
     const [row] = await sql(
       dbUrl,
       `SELECT (SELECT count(*) FROM outbox WHERE done_at IS NULL)::int AS open_outbox,
@@ -470,7 +471,6 @@ try {
   for (const child of children) child.kill('SIGTERM');
   await sleep(1500);
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  if (!process.env.BENCH_KEEP_DB)
-    await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+  if (!process.env.BENCH_KEEP_DB) await scratch.drop().catch(() => {});
   process.exit(exitCode);
 }

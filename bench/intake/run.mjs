@@ -15,46 +15,42 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import {
   AUSTIN,
+  benchArgs,
   benchLead,
   cpuSeconds,
   createBenchTenant,
   freePort,
+  machineSecondsBetween,
   machineTicks,
+  ownCpuSecondsSince,
   postgresPids,
   redisPids,
+  redisUrl,
   root,
   run,
+  scratchDatabase,
   sql,
 } from '../lib.mjs';
 
-const { values: args } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '20' },
-    connections: { type: 'string', default: '64' },
-    warmup: { type: 'string', default: '3' },
-    port: { type: 'string', default: '3900' },
-    out: { type: 'string' },
-  },
-});
-const duration = Number(args.duration);
-const connections = Number(args.connections);
-const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const dbName = 'leadhook_bench';
-const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+const args = benchArgs(
+  { duration: 20, connections: 64, warmup: 3, port: 3900 },
+  { out: { type: 'string' } },
+);
+const { duration, connections } = args;
+const scratch = scratchDatabase('leadhook_bench');
+const dbUrl = scratch.url;
 
 // --- a fresh database with one account, playbook and unlimited source ---------
-await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-await sql(adminUrl, `CREATE DATABASE ${dbName}`);
-run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: dbUrl });
+await scratch.drop();
+await scratch.create();
+scratch.migrate();
 const { accountId, playbookId, sourceId, intakeKey } = await createBenchTenant(dbUrl);
 
 // --- the intake process ----------------------------------------------------------
-const port = Number(args.port);
+const port = args.port;
 const intake = spawn(
   'node',
   [
@@ -111,7 +107,7 @@ function load(seconds) {
   });
 }
 
-await load(Number(args.warmup));
+await load(args.warmup);
 accepted.length = 0;
 statuses.clear();
 const pgPidsBefore = postgresPids();
@@ -127,19 +123,9 @@ const cpu = {
   intake: cpuSeconds([intake.pid]) - cpuBefore.intake,
   // Backends that exited during the run are not counted; the pool keeps them open.
   postgres: cpuSeconds(postgresPids()) - cpuBefore.postgres,
-  loader: (() => {
-    const u = process.cpuUsage(cpuBefore.loader);
-    return (u.user + u.system) / 1e6;
-  })(),
+  loader: ownCpuSecondsSince(cpuBefore.loader),
   redis: cpuSeconds(redisPids()) - cpuBefore.redis,
-  machine: (() => {
-    const m = machineTicks();
-    return {
-      busy: (m.busy - cpuBefore.machine.busy) / 100,
-      idle: (m.idle - cpuBefore.machine.idle) / 100,
-      steal: (m.steal - cpuBefore.machine.steal) / 100,
-    };
-  })(),
+  machine: machineSecondsBetween(cpuBefore.machine, machineTicks()),
 };
 intake.kill('SIGTERM');
 await new Promise((r) => intake.once('exit', r));
@@ -225,5 +211,5 @@ Command: \`pnpm build && node bench/intake/run.mjs --duration ${duration} --conn
 `;
 process.stdout.write(report);
 if (args.out) appendFileSync(resolve(root, args.out), report);
-await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+await scratch.drop();
 process.exit(found === accepted.length && errors === 0 ? 0 : 1);

@@ -38,42 +38,47 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import {
+  adminUrl,
+  benchArgs,
   benchLead,
   cpuSeconds,
   createBenchTenant,
   freePort,
+  machineSecondsBetween,
   machineTicks,
+  ownCpuSecondsSince,
   redisPids,
+  redisUrl,
   root,
-  run,
+  scratchDatabase,
   sleep,
   sql,
   waitReady,
 } from '../lib.mjs';
 
-const { values: args } = parseArgs({
-  options: {
-    leads: { type: 'string', default: '10000' },
-    workers: { type: 'string', default: '1' },
-    'webhook-workers': { type: 'string', default: '1' },
-    rate: { type: 'string', default: '0' },
-    connections: { type: 'string', default: '32' },
-    timeout: { type: 'string', default: '1800' },
-    out: { type: 'string' },
+const args = benchArgs(
+  {
+    leads: 10_000,
+    workers: 1,
+    'webhook-workers': 1,
+    rate: 0,
+    connections: 32,
+    timeout: 1800,
   },
-});
-const leadCount = Number(args.leads);
-const workerCount = Number(args.workers);
-const webhookWorkerCount = Number(args['webhook-workers']);
-const rate = Number(args.rate);
-const connections = Number(args.connections);
-const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  { out: { type: 'string' } },
+);
+const {
+  leads: leadCount,
+  workers: workerCount,
+  'webhook-workers': webhookWorkerCount,
+  rate,
+  connections,
+} = args;
 const dbName = `leadhook_bench_playbook_${randomBytes(3).toString('hex')}`;
-const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+const scratch = scratchDatabase(dbName);
+const dbUrl = scratch.url;
 const queuePrefix = `bench-pb-${randomBytes(3).toString('hex')}`;
 const STEPS = [
   { type: 'sms', delay_seconds: 0, template: 'Hi {{first_name}}, your quote is ready.' },
@@ -86,11 +91,11 @@ const STEP_LABELS = ['first_message_sent', 'message_sent', 'call_attempted'];
 
 // --- a fresh database: one account, the three-step playbook, one source -----------
 const loadBefore = loadavg();
-await sql(adminUrl, `CREATE DATABASE ${dbName}`);
+await scratch.create();
 let exitCode = 1;
 const children = [];
 try {
-  run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: dbUrl });
+  scratch.migrate();
   const { accountId, intakeKey } = await createBenchTenant(dbUrl, STEPS);
 
   // --- the processes ----------------------------------------------------------------
@@ -209,7 +214,7 @@ try {
         return null;
       },
     );
-  const deadline = Date.now() + Number(args.timeout) * 1000;
+  const deadline = Date.now() + args.timeout * 1000;
   let withOutcome = 0;
   let lastProgress = Date.now();
   while (Date.now() < deadline) {
@@ -397,13 +402,8 @@ try {
     // Backends that exited during the run are not counted; the pools keep them open.
     postgres: after.postgres - before.postgres,
     redis: after.redis - before.redis,
-    loader: (() => {
-      const u = process.cpuUsage(before.loader);
-      return (u.user + u.system) / 1e6;
-    })(),
-    busy: (after.machine.busy - before.machine.busy) / 100,
-    idle: (after.machine.idle - before.machine.idle) / 100,
-    steal: (after.machine.steal - before.machine.steal) / 100,
+    loader: ownCpuSecondsSince(before.loader),
+    ...machineSecondsBetween(before.machine, after.machine),
   };
   const ms = (s) => `${(s * 1e3).toFixed(0)} ms`;
   const perLead = (s) => `${((s / accepted) * 1e3).toFixed(2)} ms`;
@@ -460,6 +460,6 @@ ${lags.map(lagRow).join('\n')}
   await Promise.all(
     children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
   );
-  await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await scratch.drop();
 }
 process.exit(exitCode);

@@ -21,23 +21,16 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { root, run, sql } from '../lib.mjs';
+import { benchArgs, root, run, scratchDatabase, sql } from '../lib.mjs';
 
-const { values: args } = parseArgs({
-  options: {
-    submissions: { type: 'string', default: '1000000' },
-    others: { type: 'string', default: '250000' },
-    runs: { type: 'string', default: '5' },
-    out: { type: 'string' },
-    keep: { type: 'boolean', default: false },
-  },
-});
-const runs = Number(args.runs);
-const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const dbName = `leadhook_bench_stats_${randomBytes(3).toString('hex')}`;
-const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+const args = benchArgs(
+  { submissions: 1_000_000, others: 250_000, runs: 5 },
+  { out: { type: 'string' }, keep: { type: 'boolean', default: false } },
+);
+const runs = args.runs;
+const scratch = scratchDatabase(`leadhook_bench_stats_${randomBytes(3).toString('hex')}`);
+const dbUrl = scratch.url;
 const END = '2026-11-23T00:00:00.000Z';
 const ids = { acc: 'acc_benchstats', pb: 'pb_benchstats', src: 'src_measured', src2: 'src_other' };
 const DAY_MS = 86_400_000;
@@ -144,10 +137,10 @@ async function endToEnd() {
 }
 
 const loadBefore = loadavg();
-await sql(adminUrl, `CREATE DATABASE ${dbName}`);
+await scratch.create();
 let exitCode = 1;
 try {
-  run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: dbUrl });
+  scratch.migrate();
   const loadStarted = Date.now();
   const vars = { ...ids, n: args.submissions, others: args.others, end_at: END };
   run('psql', [
@@ -243,6 +236,6 @@ ${plans('After', after, '366')}
   exitCode = 0;
 } finally {
   if (args.keep) console.error(`kept ${dbUrl}`);
-  else await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  else await scratch.drop();
 }
 process.exit(exitCode);

@@ -11,19 +11,10 @@
 import { fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { ask, root } from '../lib.mjs';
+import { ask, benchArgs, root } from '../lib.mjs';
 
-const { values: args } = parseArgs({
-  options: {
-    requests: { type: 'string', default: '10000' },
-    'in-flight': { type: 'string', default: '32' },
-    rounds: { type: 'string', default: '3' },
-  },
-});
-const requests = Number(args.requests);
-const inFlight = Number(args['in-flight']);
-const rounds = Number(args.rounds);
+const args = benchArgs({ requests: 10_000, 'in-flight': 32, rounds: 3 });
+const { requests, 'in-flight': inFlight, rounds } = args;
 
 const { deliver, sign } = await import(join(root, 'packages/webhooks/dist/index.js'));
 

@@ -41,19 +41,22 @@ import { Agent, request } from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { QueueSet } from '../../packages/queue/dist/index.js';
 import {
   ask,
+  benchArgs,
   cpuSeconds,
   createBenchTenant,
   fakeId,
   freePort,
+  machineSecondsBetween,
   machineTicks,
+  ownCpuSecondsSince,
   postgresPids,
   redisPids,
-  run,
+  redisUrl,
+  scratchDatabase,
   sleep,
   sql,
   waitReady,
@@ -61,27 +64,22 @@ import {
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
-const { values: args } = parseArgs({
-  options: {
-    leads: { type: 'string', default: '1000' },
-    'per-lead': { type: 'string', default: '10' },
-    subscribers: { type: 'string', default: '3' },
-    concurrency: { type: 'string', default: '32' },
-    timeout: { type: 'string', default: '900' },
-    out: { type: 'string' },
+const args = benchArgs(
+  {
+    leads: 1000,
+    'per-lead': 10,
+    subscribers: 3,
+    concurrency: 32,
+    timeout: 900,
   },
-});
-const leadCount = Number(args.leads);
-const perLead = Number(args['per-lead']);
-const subscriberCount = Number(args.subscribers);
-const concurrency = Number(args.concurrency);
+  { out: { type: 'string' } },
+);
+const { leads: leadCount, 'per-lead': perLead, subscribers: subscriberCount, concurrency } = args;
 const activityCount = leadCount * perLead;
 const expected = activityCount * subscriberCount;
 const TARGET = 2000;
-const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const dbName = `leadhook_bench_webhooks_${randomBytes(3).toString('hex')}`;
-const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+const scratch = scratchDatabase(`leadhook_bench_webhooks_${randomBytes(3).toString('hex')}`);
+const dbUrl = scratch.url;
 const queuePrefix = `bench-wh-${randomBytes(3).toString('hex')}`;
 const LABELS = [
   'started',
@@ -186,11 +184,11 @@ async function bareClient(items, ports, secrets, inFlight, keepAlive) {
 
 // --- a fresh database ------------------------------------------------------------------
 const loadBefore = loadavg();
-await sql(adminUrl, `CREATE DATABASE ${dbName}`);
+await scratch.create();
 let exitCode = 1;
 const children = [];
 try {
-  run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: dbUrl });
+  scratch.migrate();
 
   const subscriberProc = fork(join(here, 'subscriber.mjs'), [String(subscriberCount)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -303,7 +301,7 @@ try {
   // Progress is the subscribers' request count (IPC, no load on PostgreSQL); the
   // rows are counted once the subscribers have had every request (the count's
   // sequential scan, and a connection per poll, cost PostgreSQL 6 % of the run).
-  const deadline = Date.now() + Number(args.timeout) * 1000;
+  const deadline = Date.now() + args.timeout * 1000;
   let received = 0;
   let lastProgress = Date.now();
   const counter = new pg.Client({ connectionString: dbUrl });
@@ -418,13 +416,8 @@ try {
     postgres: backendCpu(),
     postgresAll: after.postgres - before.postgres,
     redis: after.redis - before.redis,
-    loader: (() => {
-      const u = process.cpuUsage(before.loader);
-      return (u.user + u.system) / 1e6;
-    })(),
-    busy: (after.machine.busy - before.machine.busy) / 100,
-    idle: (after.machine.idle - before.machine.idle) / 100,
-    steal: (after.machine.steal - before.machine.steal) / 100,
+    loader: ownCpuSecondsSince(before.loader),
+    ...machineSecondsBetween(before.machine, after.machine),
   };
   const runSeconds = (after.at - before.at) / 1000;
 
@@ -491,6 +484,6 @@ ${variants.map(bareRow).join('\n')}
   await Promise.all(
     children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
   );
-  await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await scratch.drop();
 }
 process.exit(exitCode);

@@ -22,31 +22,19 @@
 // Usage: node bench/webhooks/size-cost.mjs [--history 20000] [--leads 300]
 //          [--per-lead 10] [--batch 8]   (pnpm build first)
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { cpuSeconds, createBenchTenant, fakeId, run, sql } from '../lib.mjs';
+import { benchArgs, cpuSeconds, createBenchTenant, fakeId, scratchDatabase, sql } from '../lib.mjs';
 import { insertLeadsWithActivities, recordChains } from './chains.mjs';
 
-const { values: args } = parseArgs({
-  options: {
-    history: { type: 'string', default: '20000' },
-    leads: { type: 'string', default: '300' },
-    'per-lead': { type: 'string', default: '10' },
-    batch: { type: 'string', default: '8' },
-  },
-});
-const HISTORY = Number(args.history);
-const LEADS = Number(args.leads);
-const PER_LEAD = Number(args['per-lead']);
-const BATCH = Number(args.batch);
-const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const dbName = `leadhook_bench_size_${randomBytes(3).toString('hex')}`;
-const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+const args = benchArgs({ history: 20_000, leads: 300, 'per-lead': 10, batch: 8 });
+const { history: HISTORY, leads: LEADS, 'per-lead': PER_LEAD, batch: BATCH } = args;
+const scratch = scratchDatabase(`leadhook_bench_size_${randomBytes(3).toString('hex')}`);
+const dbUrl = scratch.url;
 
-await sql(adminUrl, `CREATE DATABASE ${dbName}`);
+await scratch.create();
 const c = new pg.Client({ connectionString: dbUrl });
 try {
-  run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: dbUrl });
+  scratch.migrate();
   const { accountId, playbookId, sourceId } = await createBenchTenant(dbUrl);
   for (let i = 0; i < 3; i++) {
     await sql(
@@ -118,5 +106,5 @@ try {
   if (deliveries !== expected) process.exitCode = 1;
 } finally {
   await c.end().catch(() => {});
-  await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await scratch.drop();
 }

@@ -22,58 +22,41 @@
 //                                         [--batch 1] [--claim]
 //        (pnpm build first)
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { cpuSeconds, run, sql } from '../lib.mjs';
+import {
+  adminUrl,
+  benchArgs,
+  cpuSeconds,
+  createBenchTenant,
+  scratchDatabase,
+  sql,
+} from '../lib.mjs';
 import { insertLeadsWithActivities, recordChains } from './chains.mjs';
 
-const { values: args } = parseArgs({
-  options: {
-    leads: { type: 'string', default: '200' },
-    batch: { type: 'string', default: '1' },
-    'per-lead': { type: 'string', default: '10' },
-    subscribers: { type: 'string', default: '3' },
-    claim: { type: 'boolean', default: false },
-  },
-});
-const leadCount = Number(args.leads);
-const batch = Number(args.batch);
-const PER_LEAD = Number(args['per-lead']);
-const CLAIM = args.claim;
-const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const args = benchArgs(
+  { leads: 200, batch: 1, 'per-lead': 10, subscribers: 3 },
+  { claim: { type: 'boolean', default: false } },
+);
+const { leads: leadCount, batch, 'per-lead': PER_LEAD, claim: CLAIM } = args;
 const id = (prefix) => `${prefix}_${randomBytes(13).toString('hex').slice(0, 26)}`;
 
 async function measure(asyncCommit) {
-  const dbName = `leadhook_bench_sqlcost_${randomBytes(3).toString('hex')}`;
-  const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
-  await sql(adminUrl, `CREATE DATABASE ${dbName}`);
+  const scratch = scratchDatabase(`leadhook_bench_sqlcost_${randomBytes(3).toString('hex')}`);
+  const dbUrl = scratch.url;
+  await scratch.create();
   const c = new pg.Client({ connectionString: dbUrl });
   try {
-    run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: dbUrl });
+    scratch.migrate();
+    const tenant = await createBenchTenant(dbUrl);
     await c.connect();
-    const [account, playbook, source] = [id('acc'), id('pb'), id('src')];
-    await c.query(`INSERT INTO accounts (id, name) VALUES ($1, 'bench')`, [account]);
-    await c.query(
-      `INSERT INTO playbooks (id, account_id, name, steps) VALUES ($1, $2, 'bench', '[]')`,
-      [playbook, account],
-    );
-    await c.query(
-      `INSERT INTO marketing_sources (id, account_id, playbook_id, name, source_type, intake_key, rate_limit)
-       VALUES ($1, $2, $3, 'bench', 'vendor', $4, 0)`,
-      [source, account, playbook, randomBytes(12).toString('hex')],
-    );
-    for (let i = 0; i < Number(args.subscribers); i++) {
+    for (let i = 0; i < args.subscribers; i++) {
       await c.query(
         `INSERT INTO subscriptions (id, account_id, url, events, outcomes, secret)
          VALUES ($1, $2, 'http://127.0.0.1:9/hook', '{*}', '{*}', 'whsec_AAAA')`,
-        [id('sub'), account],
+        [id('sub'), tenant.accountId],
       );
     }
-    const activities = await insertLeadsWithActivities(
-      c,
-      { accountId: account, sourceId: source, playbookId: playbook },
-      { leadCount, perLead: PER_LEAD },
-    );
+    const activities = await insertLeadsWithActivities(c, tenant, { leadCount, perLead: PER_LEAD });
     if (asyncCommit) await c.query('SET synchronous_commit = off');
     const [{ pid }] = (await c.query('SELECT pg_backend_pid() AS pid')).rows;
 
@@ -131,7 +114,7 @@ async function measure(asyncCommit) {
     };
   } finally {
     await c.end().catch(() => {});
-    await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await scratch.drop();
   }
 }
 

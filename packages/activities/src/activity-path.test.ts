@@ -79,6 +79,17 @@ async function lead(options: { enrolled?: boolean } = {}): Promise<string> {
   return id;
 }
 
+/** The labels that the lead's reply `body` records, in order (false if not recorded). */
+async function labelsOfReply(leadId: string, body: string) {
+  const result = await recorder.record({
+    leadId,
+    type: 'event',
+    label: 'message_received',
+    data: { body },
+  });
+  return result.kind === 'recorded' && result.activities.map((a) => a.label);
+}
+
 describe('the activity path', () => {
   it('writes the activity and its outbox row, and enqueues the activity job', async () => {
     const leadId = await lead();
@@ -178,13 +189,7 @@ describe('the activity path', () => {
     'a reply %j records message_received, stopped, then opted_out',
     async (body) => {
       const leadId = await lead({ enrolled: true });
-      const result = await recorder.record({
-        leadId,
-        type: 'event',
-        label: 'message_received',
-        data: { body },
-      });
-      expect(result.kind === 'recorded' && result.activities.map((a) => a.label)).toEqual([
+      expect(await labelsOfReply(leadId, body)).toEqual([
         'message_received',
         'stopped',
         'opted_out',
@@ -197,15 +202,7 @@ describe('the activity path', () => {
 
   it('an ordinary reply is only recorded', async () => {
     const leadId = await lead({ enrolled: true });
-    const result = await recorder.record({
-      leadId,
-      type: 'event',
-      label: 'message_received',
-      data: { body: 'please stop by at 5' },
-    });
-    expect(result.kind === 'recorded' && result.activities.map((a) => a.label)).toEqual([
-      'message_received',
-    ]);
+    expect(await labelsOfReply(leadId, 'please stop by at 5')).toEqual(['message_received']);
     expect(await prisma.enrollment.findUnique({ where: { leadId } })).toMatchObject({
       status: 'active',
     });
@@ -213,13 +210,7 @@ describe('the activity path', () => {
 
   it('a STOP with no running play still records stopped before opted_out', async () => {
     const leadId = await lead();
-    const result = await recorder.record({
-      leadId,
-      type: 'event',
-      label: 'message_received',
-      data: { body: 'STOP' },
-    });
-    expect(result.kind === 'recorded' && result.activities.map((a) => a.label)).toEqual([
+    expect(await labelsOfReply(leadId, 'STOP')).toEqual([
       'message_received',
       'stopped',
       'opted_out',
@@ -229,16 +220,7 @@ describe('the activity path', () => {
   it('a STOP after an outcome opts the lead out with a stopped event and no second outcome', async () => {
     const leadId = await lead({ enrolled: true });
     await recorder.record({ leadId, type: 'outcome', label: 'callback_requested' });
-    const result = await recorder.record({
-      leadId,
-      type: 'event',
-      label: 'message_received',
-      data: { body: 'stop' },
-    });
-    expect(result.kind === 'recorded' && result.activities.map((a) => a.label)).toEqual([
-      'message_received',
-      'stopped',
-    ]);
+    expect(await labelsOfReply(leadId, 'stop')).toEqual(['message_received', 'stopped']);
     expect(await prisma.lead.findUnique({ where: { id: leadId } })).toMatchObject({
       outcome: 'callback_requested',
       optedOut: true,

@@ -7,6 +7,13 @@ import {
   SETTING_NAMES,
 } from './config.js';
 
+/** Each NAME=value is refused by loadConfig with a message that names NAME on its own line. */
+function refusesNamingIt(cases: readonly (readonly [name: string, value: string])[]): void {
+  it.each(cases)('refuse %s=%s, naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\n  ${name}: `));
+  });
+}
+
 describe('loadConfig', () => {
   it('gives the contract defaults for an empty environment', () => {
     const config = loadConfig({});
@@ -218,16 +225,14 @@ describe('the knobs operators tune', () => {
     });
   });
 
-  it.each([
+  refusesNamingIt([
     ['WEBHOOK_FANOUT_CONCURRENCY', '0'],
     ['WEBHOOK_DELIVERY_CONCURRENCY', '1001'],
     ['PLAYBOOK_STEP_CONCURRENCY', '-1'],
     ['PLAYBOOK_ENROLLMENT_CONCURRENCY', '2.5'],
     ['RECONCILE_INTERVAL_MS', '99'],
     ['RECONCILE_INTERVAL_MS', '3600001'],
-  ])('refuse %s=%s, naming it', (name, value) => {
-    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\n  ${name}: `));
-  });
+  ]);
 });
 
 describe('database pool sizes', () => {
@@ -246,14 +251,12 @@ describe('database pool sizes', () => {
     ).toMatchObject({ intakeDatabasePoolSize: 40, webhookWorkerDatabasePoolSize: 1 });
   });
 
-  it.each([
+  refusesNamingIt([
     ['INTAKE_DATABASE_POOL_SIZE', '0'],
     ['API_DATABASE_POOL_SIZE', 'ten'],
     ['PLAYBOOK_WORKER_DATABASE_POOL_SIZE', '1001'],
     ['WEBHOOK_WORKER_DATABASE_POOL_SIZE', '-4'],
-  ])('refuse %s=%s, naming it', (name, value) => {
-    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\n  ${name}: `));
-  });
+  ]);
 });
 
 describe('batch sizes', () => {
@@ -272,12 +275,10 @@ describe('batch sizes', () => {
     ).toMatchObject({ webhookRecordBatchSize: 1, outboxRelayBatchSize: 10_000 });
   });
 
-  it.each([
+  refusesNamingIt([
     ['WEBHOOK_FANOUT_BATCH_SIZE', '0'],
     ['WEBHOOK_RECORD_BATCH_SIZE', '1001'],
     ['RECONCILE_BATCH_SIZE', '10001'],
     ['OUTBOX_RELAY_BATCH_SIZE', 'all'],
-  ])('refuse %s=%s, naming it', (name, value) => {
-    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\n  ${name}: `));
-  });
+  ]);
 });

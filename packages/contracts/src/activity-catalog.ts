@@ -26,70 +26,64 @@ export interface CatalogEntry {
   readonly meaning: string;
 }
 
-const event = (group: CatalogEntry['group'], label: string, meaning: string): CatalogEntry => ({
-  label,
-  type: 'event',
-  group,
-  meaning,
-});
-const outcome = (label: string, meaning: string): CatalogEntry => ({
-  label,
-  type: 'outcome',
-  group: 'outcome',
-  meaning,
-});
+/** Catalog entries of one group, in the order given: label → meaning. */
+function entries(
+  type: ActivityType,
+  group: ActivityGroup,
+  meanings: Readonly<Record<string, string>>,
+): CatalogEntry[] {
+  return Object.entries(meanings).map(([label, meaning]) => ({ label, type, group, meaning }));
+}
 
 export const ACTIVITY_CATALOG: readonly CatalogEntry[] = Object.freeze([
-  event('lifecycle', 'started', 'The lead was enrolled and its play began.'),
-  event('lifecycle', 'completed', 'The last step of the playbook ran.'),
-  event('lifecycle', 'stopped', 'Outreach stopped: opt-out, an outcome, or an operator.'),
-  event(
-    'lifecycle',
-    'reengagement_sent',
-    'A re-engagement message was sent to a lead that had gone quiet.',
-  ),
-  event('messaging', 'first_message_sent', 'The first SMS of the play was sent.'),
-  event('messaging', 'message_sent', 'A later SMS of the play was sent.'),
-  event('messaging', 'message_delivered', 'The carrier confirmed an SMS was delivered.'),
-  event('messaging', 'message_failed', 'An SMS could not be delivered.'),
-  event('messaging', 'message_received', 'The lead replied; data.body holds the text.'),
-  event('messaging', 'double_opted_in', 'The lead confirmed consent a second time.'),
-  event('messaging', 'interested', 'The lead said they are interested.'),
-  event('messaging', 'talk_to_human', 'The lead asked to talk to a person.'),
-  event(
-    'messaging',
-    'contact_deferred',
-    "A step waits for the lead's legal contact window; data.until says when it opens.",
-  ),
-  event('calls', 'call_attempted', 'A call to the lead was placed.'),
-  event('calls', 'call_answered', 'The lead answered a call.'),
-  event('calls', 'voicemail_left', 'A voicemail was left for the lead.'),
-  event('party_line', 'party_line_lead_attempted', 'A live transfer called the lead.'),
-  event(
-    'party_line',
-    'party_line_lead_unsuccessful',
-    'The live transfer could not reach the lead.',
-  ),
-  event('party_line', 'party_line_lead_answered', 'The lead answered the live transfer.'),
-  event('party_line', 'party_line_rep_attempted', 'The live transfer called a rep.'),
-  event('party_line', 'party_line_rep_unsuccessful', 'The live transfer could not reach a rep.'),
-  event('party_line', 'party_line_lead_initiated_call', 'The lead called in for a live transfer.'),
-  event(
-    'party_line',
-    'party_line_lead_initiated_call_unsuccessful',
-    "The lead's inbound call could not be connected to a rep.",
-  ),
-  event('copilot', 'copilot_paused', 'An operator paused the automated outreach.'),
-  event('copilot', 'copilot_restarted', 'An operator restarted the automated outreach.'),
-  outcome('qualified', 'The lead qualified.'),
-  outcome('unqualified', 'The lead did not qualify.'),
-  outcome('interested', 'The lead is interested (terminal).'),
-  outcome('not_interested', 'The lead is not interested.'),
-  outcome('callback_requested', 'The lead asked to be called back.'),
-  outcome('party_line_completed', 'A live transfer to a rep completed.'),
-  outcome('opted_out', 'The lead opted out (STOP); no further contact.'),
-  outcome('undeliverable', 'The number cannot receive SMS or calls.'),
-  outcome('unreachable', 'The last step ran with no reply.'),
+  ...entries('event', 'lifecycle', {
+    started: 'The lead was enrolled and its play began.',
+    completed: 'The last step of the playbook ran.',
+    stopped: 'Outreach stopped: opt-out, an outcome, or an operator.',
+    reengagement_sent: 'A re-engagement message was sent to a lead that had gone quiet.',
+  }),
+  ...entries('event', 'messaging', {
+    first_message_sent: 'The first SMS of the play was sent.',
+    message_sent: 'A later SMS of the play was sent.',
+    message_delivered: 'The carrier confirmed an SMS was delivered.',
+    message_failed: 'An SMS could not be delivered.',
+    message_received: 'The lead replied; data.body holds the text.',
+    double_opted_in: 'The lead confirmed consent a second time.',
+    interested: 'The lead said they are interested.',
+    talk_to_human: 'The lead asked to talk to a person.',
+    contact_deferred:
+      "A step waits for the lead's legal contact window; data.until says when it opens.",
+  }),
+  ...entries('event', 'calls', {
+    call_attempted: 'A call to the lead was placed.',
+    call_answered: 'The lead answered a call.',
+    voicemail_left: 'A voicemail was left for the lead.',
+  }),
+  ...entries('event', 'party_line', {
+    party_line_lead_attempted: 'A live transfer called the lead.',
+    party_line_lead_unsuccessful: 'The live transfer could not reach the lead.',
+    party_line_lead_answered: 'The lead answered the live transfer.',
+    party_line_rep_attempted: 'The live transfer called a rep.',
+    party_line_rep_unsuccessful: 'The live transfer could not reach a rep.',
+    party_line_lead_initiated_call: 'The lead called in for a live transfer.',
+    party_line_lead_initiated_call_unsuccessful:
+      "The lead's inbound call could not be connected to a rep.",
+  }),
+  ...entries('event', 'copilot', {
+    copilot_paused: 'An operator paused the automated outreach.',
+    copilot_restarted: 'An operator restarted the automated outreach.',
+  }),
+  ...entries('outcome', 'outcome', {
+    qualified: 'The lead qualified.',
+    unqualified: 'The lead did not qualify.',
+    interested: 'The lead is interested (terminal).',
+    not_interested: 'The lead is not interested.',
+    callback_requested: 'The lead asked to be called back.',
+    party_line_completed: 'A live transfer to a rep completed.',
+    opted_out: 'The lead opted out (STOP); no further contact.',
+    undeliverable: 'The number cannot receive SMS or calls.',
+    unreachable: 'The last step ran with no reply.',
+  }),
 ]);
 
 export const EVENT_LABELS: readonly string[] = ACTIVITY_CATALOG.filter(

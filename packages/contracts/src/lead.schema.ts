@@ -52,6 +52,15 @@ interface FieldSpec {
   examples: readonly [string, string];
 }
 
+/** One of the CANONICAL_FIELDS: free text, also kept trimmed and lower-cased. */
+function canonicalField(examples: FieldSpec['examples']): FieldSpec {
+  return {
+    description: 'Any non-blank text, stored as sent and as a lower-cased canonical value.',
+    maxLength: 50,
+    examples,
+  };
+}
+
 /** Every field with its meaning, bound, format and examples (Integration Instructions use them). */
 export const LEAD_FIELDS: Record<LeadFieldName | 'external_id', FieldSpec> = {
   first_name: { description: "The lead's first name.", maxLength: 100, examples: ['Jane', 'John'] },
@@ -109,21 +118,9 @@ export const LEAD_FIELDS: Record<LeadFieldName | 'external_id', FieldSpec> = {
     format: 'past-date',
     examples: ['1985-04-12', '07/23/1979'],
   },
-  gender: {
-    description: 'Any non-blank text, stored as sent and as a lower-cased canonical value.',
-    maxLength: 50,
-    examples: ['female', 'male'],
-  },
-  marital_status: {
-    description: 'Any non-blank text, stored as sent and as a lower-cased canonical value.',
-    maxLength: 50,
-    examples: ['married', 'single'],
-  },
-  credit_rating: {
-    description: 'Any non-blank text, stored as sent and as a lower-cased canonical value.',
-    maxLength: 50,
-    examples: ['good', 'excellent'],
-  },
+  gender: canonicalField(['female', 'male']),
+  marital_status: canonicalField(['married', 'single']),
+  credit_rating: canonicalField(['good', 'excellent']),
   tcpa_opt_in_token: {
     description: 'The consent token from your consent provider (e.g. a TrustedForm or Jornaya id).',
     maxLength: 500,

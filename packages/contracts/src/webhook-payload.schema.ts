@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { closedObjectSchema } from './api/common.schema.js';
 
 /**
  * The body of every activity webhook (docs/webhooks.md, "Payload"): the specification's fields,
@@ -8,12 +9,7 @@ import type { FromSchema } from 'json-schema-to-ts';
  * to the payload is added to this schema (and so to the OpenAPI document) too.
  */
 const idRef = { type: 'string', minLength: 1 } as const;
-const named = {
-  type: 'object',
-  required: ['id', 'name'],
-  properties: { id: idRef, name: { type: 'string' } },
-  additionalProperties: false,
-} as const;
+const named = closedObjectSchema({ id: idRef, name: { type: 'string' } });
 const timestamp = { type: 'string', format: 'date-time' } as const;
 
 export const webhookPayloadSchema = {
@@ -50,12 +46,7 @@ export const webhookPayloadSchema = {
       maxItems: 2,
       description:
         'leadhook itself (key: the lead id), then the marketing source at acceptance with the seller\u2019s external_id, when one was sent.',
-      items: {
-        type: 'object',
-        required: ['origin', 'key'],
-        properties: { origin: { type: 'string' }, key: { type: 'string' } },
-        additionalProperties: false,
-      },
+      items: closedObjectSchema({ origin: { type: 'string' }, key: { type: 'string' } }),
     },
     lead_id: { type: 'string', pattern: '^lead_' },
     marketing_source: named,

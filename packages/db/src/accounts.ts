@@ -37,20 +37,25 @@ export interface CreatedAccount {
   api_key: string;
 }
 
+/** The insert of an account's API key: only its hash and its display prefix are stored. */
+function insertApiKey(prisma: PrismaClient, accountId: string, apiKey: string) {
+  return prisma.apiKey.create({
+    data: {
+      id: newId('apiKey'),
+      accountId,
+      keyHash: hashApiKey(apiKey),
+      prefix: apiKeyPrefix(apiKey),
+    },
+  });
+}
+
 /** Creates an account and its first API key in one transaction. */
 export async function createAccount(prisma: PrismaClient, name: string): Promise<CreatedAccount> {
   const apiKey = generateApiKey();
   const accountId = newId('account');
   await prisma.$transaction([
     prisma.account.create({ data: { id: accountId, name } }),
-    prisma.apiKey.create({
-      data: {
-        id: newId('apiKey'),
-        accountId,
-        keyHash: hashApiKey(apiKey),
-        prefix: apiKeyPrefix(apiKey),
-      },
-    }),
+    insertApiKey(prisma, accountId, apiKey),
   ]);
   return { account_id: accountId, api_key: apiKey };
 }
@@ -66,14 +71,7 @@ export async function rotateApiKey(prisma: PrismaClient, accountId: string): Pro
       where: { accountId, revokedAt: null },
       data: { revokedAt: new Date() },
     }),
-    prisma.apiKey.create({
-      data: {
-        id: newId('apiKey'),
-        accountId,
-        keyHash: hashApiKey(apiKey),
-        prefix: apiKeyPrefix(apiKey),
-      },
-    }),
+    insertApiKey(prisma, accountId, apiKey),
   ]);
   return apiKey;
 }

@@ -14,6 +14,21 @@ function controlledRun() {
   return { calls, run };
 }
 
+/** An error as pg reports one, with its SQLSTATE. */
+function pgError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/** A one-at-a-time batcher of up to 10 items that runs a rolled-back batch once more. */
+function retryingOnRollback(run: (items: readonly number[]) => Promise<readonly number[]>) {
+  return new MicroBatcher({
+    run,
+    maxBatchSize: 10,
+    maxInFlight: 1,
+    retryOnce: isTransactionRollback,
+  });
+}
+
 describe('MicroBatcher', () => {
   it('sends a lone item at once, without waiting for company', async () => {
     const { calls, run } = controlledRun();
@@ -89,28 +104,18 @@ describe('MicroBatcher', () => {
 
   it('runs a batch rolled back by a deadlock once more; any other failure fails it', async () => {
     let calls = 0;
-    const deadlockOnce = new MicroBatcher({
-      run: async (items: readonly number[]) => {
-        calls++;
-        if (calls === 1) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
-        return items;
-      },
-      maxBatchSize: 10,
-      maxInFlight: 1,
-      retryOnce: isTransactionRollback,
+    const deadlockOnce = retryingOnRollback(async (items) => {
+      calls++;
+      if (calls === 1) throw pgError('deadlock detected', '40P01');
+      return items;
     });
     await expect(deadlockOnce.submit(1)).resolves.toBe(1);
     expect(calls).toBe(2);
 
     calls = 0;
-    const failing = new MicroBatcher({
-      run: async (): Promise<readonly number[]> => {
-        calls++;
-        throw Object.assign(new Error('connection terminated'), { code: '57P01' });
-      },
-      maxBatchSize: 10,
-      maxInFlight: 1,
-      retryOnce: isTransactionRollback,
+    const failing = retryingOnRollback(async () => {
+      calls++;
+      throw pgError('connection terminated', '57P01');
     });
     await expect(failing.submit(1)).rejects.toThrow('connection terminated');
     expect(calls).toBe(1);
@@ -118,14 +123,9 @@ describe('MicroBatcher', () => {
 
   it('retries a rolled-back batch once only: a second rollback fails it', async () => {
     let calls = 0;
-    const batcher = new MicroBatcher({
-      run: async (): Promise<readonly number[]> => {
-        calls++;
-        throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
-      },
-      maxBatchSize: 10,
-      maxInFlight: 1,
-      retryOnce: isTransactionRollback,
+    const batcher = retryingOnRollback(async () => {
+      calls++;
+      throw pgError('deadlock detected', '40P01');
     });
     await expect(batcher.submit(1)).rejects.toThrow('deadlock detected');
     expect(calls).toBe(2);

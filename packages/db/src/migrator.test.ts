@@ -44,6 +44,23 @@ function migrationsDir(files: Record<string, string>, commentEdits?: object): st
   return dir;
 }
 
+/** Migrates the database at `url` with one migration, 001_a, and the comment-edit list if given. */
+function migrateA(url: string, sql: string, commentEdits?: object): Promise<string[]> {
+  return migrate({
+    databaseUrl: url,
+    migrationsDir: migrationsDir({ '001_a': sql }, commentEdits),
+  });
+}
+
+/** The checksums recorded for 001_a. */
+async function checksumsOfA(url: string): Promise<string[]> {
+  const rows = await query<{ checksum: string }>(
+    url,
+    'SELECT checksum FROM "_prisma_migrations" WHERE migration_name = \'001_a\'',
+  );
+  return rows.map((r) => r.checksum);
+}
+
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
@@ -120,57 +137,33 @@ describe('migrate', () => {
     const db = await emptyDatabase();
     try {
       const original = '-- Makes a (see an old document).\nCREATE TABLE a (id int);\n';
-      await migrate({ databaseUrl: db.url, migrationsDir: migrationsDir({ '001_a': original }) });
+      await migrateA(db.url, original);
       const edits = {
         '001_a': [{ previous: sha256(original), stripped: commentStrippedHash(original) }],
       };
 
       // The comment reworded, over two lines now: accepted, the record follows the file.
       const reworded = '-- Makes a\n-- (see docs/operations.md).\nCREATE TABLE a (id int);\n';
-      expect(
-        await migrate({
-          databaseUrl: db.url,
-          migrationsDir: migrationsDir({ '001_a': reworded }, edits),
-        }),
-      ).toEqual([]);
-      const rows = await query<{ checksum: string }>(
-        db.url,
-        'SELECT checksum FROM "_prisma_migrations" WHERE migration_name = \'001_a\'',
-      );
-      expect(rows.map((r) => r.checksum)).toEqual([sha256(reworded)]);
+      expect(await migrateA(db.url, reworded, edits)).toEqual([]);
+      expect(await checksumsOfA(db.url)).toEqual([sha256(reworded)]);
       // Stable from then on, with or without the list.
-      expect(
-        await migrate({ databaseUrl: db.url, migrationsDir: migrationsDir({ '001_a': reworded }) }),
-      ).toEqual([]);
+      expect(await migrateA(db.url, reworded)).toEqual([]);
 
       // A comment edit not listed is refused.
       const unlisted = '-- Makes a, again.\nCREATE TABLE a (id int);\n';
-      await expect(
-        migrate({
-          databaseUrl: db.url,
-          migrationsDir: migrationsDir({ '001_a': unlisted }, edits),
-        }),
-      ).rejects.toThrow(/edited after it was applied/);
+      await expect(migrateA(db.url, unlisted, edits)).rejects.toThrow(
+        /edited after it was applied/,
+      );
 
       // An SQL line edited, even with a matching comment list, is refused.
       const db2 = await emptyDatabase();
       try {
-        await migrate({
-          databaseUrl: db2.url,
-          migrationsDir: migrationsDir({ '001_a': original }),
-        });
+        await migrateA(db2.url, original);
         const sqlEdited = '-- Makes a (see docs/operations.md).\nCREATE TABLE a (id bigint);\n';
-        await expect(
-          migrate({
-            databaseUrl: db2.url,
-            migrationsDir: migrationsDir({ '001_a': sqlEdited }, edits),
-          }),
-        ).rejects.toThrow(/edited after it was applied/);
-        const kept = await query<{ checksum: string }>(
-          db2.url,
-          'SELECT checksum FROM "_prisma_migrations" WHERE migration_name = \'001_a\'',
+        await expect(migrateA(db2.url, sqlEdited, edits)).rejects.toThrow(
+          /edited after it was applied/,
         );
-        expect(kept.map((r) => r.checksum)).toEqual([sha256(original)]);
+        expect(await checksumsOfA(db2.url)).toEqual([sha256(original)]);
       } finally {
         await db2.drop();
       }

@@ -14,8 +14,15 @@ export {
 } from './http.js';
 export type { HttpServerSettings } from './http-server.js';
 export { CONNECTIONS_CHECK_INTERVAL_MS, createHttpServer } from './http-server.js';
-export type { ProcessLifecycle, StopReason } from './lifecycle.js';
-export { closeServer, HANDLES_SIGNALS, listen, runProcess } from './lifecycle.js';
+export type { ProcessLifecycle, ServiceServers, StopReason } from './lifecycle.js';
+export {
+  closeServer,
+  closeServers,
+  HANDLES_SIGNALS,
+  listen,
+  listenServers,
+  runProcess,
+} from './lifecycle.js';
 export type { Logger, LoggerConfig } from './logger.js';
 export { createLogger, REDACT_PATHS } from './logger.js';
 export type { Metrics } from './metrics.js';

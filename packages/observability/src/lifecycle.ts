@@ -134,3 +134,36 @@ export function listen(server: Server, port: number, host?: string): Promise<num
     });
   });
 }
+
+/**
+ * A service's two HTTP servers: `server` on the public port and `internal` (the
+ * operators': /metrics, readiness checks) on the internal one (docs/operations.md,
+ * "What to expose").
+ */
+export interface ServiceServers {
+  readonly server: Server;
+  readonly port: number;
+  readonly internal: Server;
+  readonly internalPort: number;
+}
+
+/** Listens on the internal port, then the public one; logs "<name> listening" with both ports. */
+export async function listenServers(
+  servers: ServiceServers,
+  logger: Logger,
+  name: string,
+): Promise<void> {
+  const internalPort = await listen(servers.internal, servers.internalPort);
+  const port = await listen(servers.server, servers.port);
+  logger.info({ port, internal_port: internalPort }, `${name} listening`);
+}
+
+/**
+ * Drains the public server, then the internal one, so probes and scrapes are
+ * answered until the public port has drained. A server that never started
+ * listening (a start cut short) is skipped.
+ */
+export async function closeServers(servers: ServiceServers): Promise<void> {
+  if (servers.server.listening) await closeServer(servers.server);
+  if (servers.internal.listening) await closeServer(servers.internal);
+}

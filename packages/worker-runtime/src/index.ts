@@ -7,9 +7,15 @@ export {
   withScrapeTimeout,
 } from './scrape-metrics.js';
 export type {
+  ServiceWorkerDeps,
   WorkerComponent,
   WorkerContext,
   WorkerRuntime,
   WorkerRuntimeOptions,
 } from './worker-runtime.js';
-export { createWorkerRuntime, drainTimeoutMs, runWorker } from './worker-runtime.js';
+export {
+  createServiceRuntime,
+  createWorkerRuntime,
+  drainTimeoutMs,
+  runWorker,
+} from './worker-runtime.js';

@@ -12,7 +12,13 @@ import {
   operatorApp,
   runProcess,
 } from '@leadhook/observability';
-import { OutboxRelay, type OutboxTopic, QueueSet } from '@leadhook/queue';
+import {
+  OutboxRelay,
+  type OutboxTopic,
+  outboxTopicsRelayedBy,
+  QueueSet,
+  type RelayingProcess,
+} from '@leadhook/queue';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge } from 'prom-client';
 import { RETENTION_KINDS, RetentionJob } from './retention.js';
@@ -272,6 +278,37 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
   }
 
   return { ...context, start, stop };
+}
+
+/** A worker service's configuration, and what its tests may set. */
+export interface ServiceWorkerDeps {
+  config: Config;
+  /** Defaults to the service's configured port; 0 picks a free port (tests). */
+  port?: number;
+  logger?: Logger;
+  relayIntervalMs?: number;
+}
+
+/**
+ * The runtime of a worker service: it relays the outbox topics whose queue the
+ * service consumes, listens on `port` (unless deps.port overrides it) and runs
+ * `component`.
+ */
+export function createServiceRuntime(
+  service: RelayingProcess,
+  deps: ServiceWorkerDeps,
+  port: number,
+  component: WorkerComponent,
+): WorkerRuntime {
+  return createWorkerRuntime({
+    service,
+    config: deps.config,
+    port: deps.port ?? port,
+    relayTopics: outboxTopicsRelayedBy(service),
+    ...(deps.logger ? { logger: deps.logger } : {}),
+    ...(deps.relayIntervalMs === undefined ? {} : { relayIntervalMs: deps.relayIntervalMs }),
+    components: [component],
+  });
 }
 
 /**

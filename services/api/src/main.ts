@@ -1,11 +1,11 @@
 import { loadConfigOrExit } from '@leadhook/config';
 import { createPrisma } from '@leadhook/db';
 import {
-  closeServer,
+  closeServers,
   createHttpServer,
   createLogger,
   createMetrics,
-  listen,
+  listenServers,
   runProcess,
 } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
@@ -41,19 +41,18 @@ const deps = {
 };
 // The public port serves the API and bare /healthz and /readyz; /metrics and
 // /readyz's checks are on the internal port (docs/operations.md, "What to expose").
-const server = createHttpServer(createApp(deps), config.http, logger);
-const internal = createHttpServer(createInternalApp(deps), config.http, logger);
+const servers = {
+  server: createHttpServer(createApp(deps), config.http, logger),
+  port: config.apiPort,
+  internal: createHttpServer(createInternalApp(deps), config.http, logger),
+  internalPort: config.apiInternalPort,
+};
 runProcess({
   logger,
   timeoutMs: config.shutdownTimeoutMs,
-  async start() {
-    const internalPort = await listen(internal, config.apiInternalPort);
-    const port = await listen(server, config.apiPort);
-    logger.info({ port, internal_port: internalPort }, 'api listening');
-  },
+  start: () => listenServers(servers, logger, 'api'),
   async stop() {
-    if (server.listening) await closeServer(server);
-    if (internal.listening) await closeServer(internal);
+    await closeServers(servers);
     await Promise.allSettled([prisma.$disconnect(), queues.close()]);
   },
 });

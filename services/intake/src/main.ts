@@ -8,11 +8,11 @@
 import { loadConfigOrExit } from '@leadhook/config';
 import { createPool } from '@leadhook/db';
 import {
-  closeServer,
+  closeServers,
   createHttpServer,
   createLogger,
   createMetrics,
-  listen,
+  listenServers,
   operatorApp,
   publicHealthRoutes,
   type ReadinessOptions,
@@ -57,26 +57,20 @@ const app = createApp({
   health: publicHealthRoutes(readiness),
 });
 
-const server = createHttpServer(app, config.http, logger);
-const internal = createHttpServer(
-  operatorApp({ logger, metrics, ...readiness }),
-  config.http,
-  logger,
-);
+const servers = {
+  server: createHttpServer(app, config.http, logger),
+  port: config.intakePort,
+  internal: createHttpServer(operatorApp({ logger, metrics, ...readiness }), config.http, logger),
+  internalPort: config.intakeInternalPort,
+};
 runProcess({
   logger,
   timeoutMs: config.shutdownTimeoutMs,
-  async start() {
-    const internalPort = await listen(internal, config.intakeInternalPort);
-    const port = await listen(server, config.intakePort);
-    logger.info({ port, internal_port: internalPort }, 'intake listening');
-  },
+  start: () => listenServers(servers, logger, 'intake'),
   async stop() {
     // Stop accepting and let in-flight requests finish; a lead they committed is
     // enrolled through its outbox row even if its fast-path enqueue is cut short.
-    if (server.listening) await closeServer(server);
-    // Probes and scrapes are answered until the public port has drained.
-    if (internal.listening) await closeServer(internal);
+    await closeServers(servers);
     await queues.close();
     redis.disconnect();
     await pool.end();

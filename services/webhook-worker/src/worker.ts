@@ -1,16 +1,12 @@
-import type { Config } from '@leadhook/config';
-import type { Logger } from '@leadhook/observability';
-import { outboxTopicsRelayedBy } from '@leadhook/queue';
-import { createWorkerRuntime, type WorkerRuntime } from '@leadhook/worker-runtime';
+import {
+  createServiceRuntime,
+  type ServiceWorkerDeps,
+  type WorkerRuntime,
+} from '@leadhook/worker-runtime';
 import { registerDisabledSubscriptionsGauge } from './disabled-subscriptions.metrics.js';
 import { type WebhookComponentOptions, webhookComponent } from './webhook.component.js';
 
-export interface WorkerDeps {
-  config: Config;
-  /** Defaults to config.webhookWorkerPort; 0 picks a free port (tests). */
-  port?: number;
-  logger?: Logger;
-  relayIntervalMs?: number;
+export interface WorkerDeps extends ServiceWorkerDeps {
   /** The clock, jitter, DNS stub and reconciler interval (tests). */
   webhooks?: WebhookComponentOptions;
 }
@@ -21,15 +17,12 @@ export interface WorkerDeps {
  * delivery with retries, and the delivery reconciler (the webhooks component).
  */
 export function createWorker(deps: WorkerDeps): WorkerRuntime {
-  const runtime = createWorkerRuntime({
-    service: 'webhook-worker',
-    config: deps.config,
-    port: deps.port ?? deps.config.webhookWorkerPort,
-    relayTopics: outboxTopicsRelayedBy('webhook-worker'),
-    ...(deps.logger ? { logger: deps.logger } : {}),
-    ...(deps.relayIntervalMs === undefined ? {} : { relayIntervalMs: deps.relayIntervalMs }),
-    components: [webhookComponent(deps.webhooks)],
-  });
+  const runtime = createServiceRuntime(
+    'webhook-worker',
+    deps,
+    deps.config.webhookWorkerPort,
+    webhookComponent(deps.webhooks),
+  );
   registerDisabledSubscriptionsGauge(runtime.metrics.registry, runtime.pool);
   return runtime;
 }

@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { idSchema, timestampSchema } from './common.schema.js';
+import { closedObjectSchema, idSchema, nameSchema, timestampSchema } from './common.schema.js';
 
 const duplicateWindowDays = {
   type: ['integer', 'null'],
@@ -13,9 +13,7 @@ const duplicateWindowDays = {
 /** The authenticated account (`GET /account`). */
 export const accountSchema = {
   title: 'Account',
-  type: 'object',
-  required: ['id', 'name', 'duplicate_window_days', 'api_key_prefix', 'created_at', 'updated_at'],
-  properties: {
+  ...closedObjectSchema({
     id: idSchema,
     name: { type: 'string' },
     duplicate_window_days: duplicateWindowDays,
@@ -27,8 +25,7 @@ export const accountSchema = {
     },
     created_at: timestampSchema,
     updated_at: timestampSchema,
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 /** `PATCH /account`. */
@@ -36,7 +33,7 @@ export const accountUpdateSchema = {
   title: 'AccountUpdate',
   type: 'object',
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
+    name: nameSchema,
     duplicate_window_days: duplicateWindowDays,
   },
   additionalProperties: false,
@@ -45,16 +42,13 @@ export const accountUpdateSchema = {
 /** `POST /account/api_keys/rotate`: the new key, shown this once. */
 export const apiKeyRotationSchema = {
   title: 'ApiKeyRotation',
-  type: 'object',
-  required: ['api_key', 'api_key_prefix'],
-  properties: {
+  ...closedObjectSchema({
     api_key: {
       type: 'string',
       description: 'The new API key. It is not shown again; the previous key no longer works.',
     },
     api_key_prefix: { type: 'string', examples: ['lh_AbCdEf'] },
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 export type Account = FromSchema<typeof accountSchema>;

@@ -1,6 +1,11 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ACTIVITY_GROUPS, ACTIVITY_TYPES } from '../activity-catalog.js';
-import { idSchema, listEnvelopeSchema, timestampSchema } from './common.schema.js';
+import {
+  closedObjectSchema,
+  idSchema,
+  listEnvelopeSchema,
+  timestampSchema,
+} from './common.schema.js';
 
 /**
  * The activity catalog and activities as the management API shows them
@@ -17,9 +22,7 @@ const activityTypeSchema = {
 /** One label of `GET /activity_catalog`. */
 export const activityCatalogEntrySchema = {
   title: 'ActivityCatalogEntry',
-  type: 'object',
-  required: ['label', 'type', 'group', 'meaning'],
-  properties: {
+  ...closedObjectSchema({
     label: { type: 'string', examples: ['first_message_sent'] },
     type: activityTypeSchema,
     group: {
@@ -29,8 +32,7 @@ export const activityCatalogEntrySchema = {
         '`reserved`: a label leadhook sends by itself (`test`, the test delivery), listed so subscribers know it; it cannot be selected in a subscription or reported through POST /leads/{id}/activities.',
     },
     meaning: { type: 'string', description: 'One line saying when the activity happens.' },
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 /**
@@ -46,17 +48,7 @@ export const activityCatalogSchema = listEnvelopeSchema(
 /** An activity of a lead: an element of its timeline, and what `POST /leads/{id}/activities` answers. */
 export const activitySchema = {
   title: 'Activity',
-  type: 'object',
-  required: [
-    'id',
-    'lead_id',
-    'activity_type',
-    'activity_label',
-    'activity_note',
-    'data',
-    'occurred_at',
-  ],
-  properties: {
+  ...closedObjectSchema({
     id: { ...idSchema, examples: ['act_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
     lead_id: { ...idSchema, examples: ['lead_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
     activity_type: activityTypeSchema,
@@ -71,8 +63,7 @@ export const activitySchema = {
       description: 'Details of the activity, e.g. `body` for message_received.',
     },
     occurred_at: timestampSchema,
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 /** Bound on a reported activity's `data`: it travels in every webhook delivery. */

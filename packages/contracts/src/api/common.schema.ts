@@ -4,29 +4,37 @@
  * ajv validates with them, FromSchema derives the types, OpenAPI publishes them.
  */
 
+/**
+ * An object of exactly these properties, every one required (keys in the
+ * order given; `required` lists them in the same order).
+ */
+export function closedObjectSchema<const Properties extends Record<string, unknown>>(
+  properties: Properties,
+) {
+  return {
+    type: 'object',
+    required: Object.keys(properties) as (keyof Properties & string)[],
+    properties,
+    additionalProperties: false,
+  } as const;
+}
+
 /** One problem of a request: `field` is a dotted path (`steps[2].template`), or null for the whole body. */
-export const errorDetailSchema = {
-  type: 'object',
-  required: ['field', 'code', 'message'],
-  properties: {
-    field: { type: ['string', 'null'], examples: ['steps[0].template'] },
-    code: {
-      type: 'string',
-      description:
-        'required | invalid | too_long | unknown_field | read_only | unknown_placeholder | invalid_template | unknown_label | reserved_label | no_labels | private_target | not_found | …',
-      examples: ['required'],
-    },
-    message: { type: 'string' },
+export const errorDetailSchema = closedObjectSchema({
+  field: { type: ['string', 'null'], examples: ['steps[0].template'] },
+  code: {
+    type: 'string',
+    description:
+      'required | invalid | too_long | unknown_field | read_only | unknown_placeholder | invalid_template | unknown_label | reserved_label | no_labels | private_target | not_found | …',
+    examples: ['required'],
   },
-  additionalProperties: false,
-} as const;
+  message: { type: 'string' },
+});
 
 /** The envelope of every error answer of the management API. */
 export const errorEnvelopeSchema = {
   title: 'Error',
-  type: 'object',
-  required: ['error'],
-  properties: {
+  ...closedObjectSchema({
     error: {
       type: 'object',
       required: ['code', 'message', 'details'],
@@ -42,8 +50,7 @@ export const errorEnvelopeSchema = {
       },
       additionalProperties: false,
     },
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 /** A prefixed, time-sortable id (`pb_01jd…`). */
@@ -61,6 +68,9 @@ export const timestampSchema = {
   readOnly: true,
   examples: ['2026-11-22T15:04:05.123Z'],
 } as const;
+
+/** The name an account, source or playbook is given: 1 to 200 characters, not only blanks. */
+export const nameSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
 
 /** Query of every list: keyset pagination, newest first. */
 export const listQuerySchema = {
@@ -86,16 +96,13 @@ export const listQuerySchema = {
 export function listEnvelopeSchema<const Item>(title: string, item: Item) {
   return {
     title,
-    type: 'object',
-    required: ['data', 'next_cursor'],
-    properties: {
+    ...closedObjectSchema({
       data: { type: 'array', items: item },
       next_cursor: {
         type: ['string', 'null'],
         description: 'Pass as `cursor` to get the next page; null on the last page.',
       },
-    },
-    additionalProperties: false,
+    }),
   } as const;
 }
 

@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { closedObjectSchema } from './common.schema.js';
 
 /** `GET /marketing_sources/{id}/integration`: everything a seller needs, built for one source. */
 export const integrationInstructionsSchema = {
@@ -25,46 +26,31 @@ export const integrationInstructionsSchema = {
     },
     headers: {
       type: 'array',
-      items: {
-        type: 'object',
-        required: ['name', 'required', 'description'],
-        properties: {
-          name: { type: 'string' },
-          required: { type: 'boolean' },
-          description: { type: 'string' },
-        },
-        additionalProperties: false,
-      },
+      items: closedObjectSchema({
+        name: { type: 'string' },
+        required: { type: 'boolean' },
+        description: { type: 'string' },
+      }),
     },
     fields: {
       type: 'array',
-      items: {
-        type: 'object',
-        required: ['name', 'required', 'type', 'format', 'description', 'example', 'max_length'],
-        properties: {
-          name: { type: 'string' },
-          required: { type: 'boolean' },
-          type: { type: 'string', const: 'string' },
-          format: { type: ['string', 'null'] },
-          description: { type: 'string' },
-          example: { type: 'string' },
-          max_length: { type: 'integer' },
-        },
-        additionalProperties: false,
-      },
-    },
-    extra_fields: {
-      type: 'object',
-      required: ['accepted', 'max_fields', 'max_name_length', 'max_value_bytes', 'description'],
-      properties: {
-        accepted: { type: 'boolean' },
-        max_fields: { type: 'integer' },
-        max_name_length: { type: 'integer' },
-        max_value_bytes: { type: 'integer' },
+      items: closedObjectSchema({
+        name: { type: 'string' },
+        required: { type: 'boolean' },
+        type: { type: 'string', const: 'string' },
+        format: { type: ['string', 'null'] },
         description: { type: 'string' },
-      },
-      additionalProperties: false,
+        example: { type: 'string' },
+        max_length: { type: 'integer' },
+      }),
     },
+    extra_fields: closedObjectSchema({
+      accepted: { type: 'boolean' },
+      max_fields: { type: 'integer' },
+      max_name_length: { type: 'integer' },
+      max_value_bytes: { type: 'integer' },
+      description: { type: 'string' },
+    }),
     responses: {
       type: 'array',
       items: {
@@ -79,16 +65,11 @@ export const integrationInstructionsSchema = {
         additionalProperties: false,
       },
     },
-    examples: {
-      type: 'object',
-      required: ['curl_json', 'curl_form', 'html_form'],
-      properties: {
-        curl_json: { type: 'string' },
-        curl_form: { type: 'string' },
-        html_form: { type: 'string' },
-      },
-      additionalProperties: false,
-    },
+    examples: closedObjectSchema({
+      curl_json: { type: 'string' },
+      curl_form: { type: 'string' },
+      html_form: { type: 'string' },
+    }),
   },
   additionalProperties: false,
 } as const;

@@ -1,6 +1,12 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { activitySchema } from './activity.schema.js';
-import { idSchema, listEnvelopeSchema, listQuerySchema, timestampSchema } from './common.schema.js';
+import {
+  closedObjectSchema,
+  idSchema,
+  listEnvelopeSchema,
+  listQuerySchema,
+  timestampSchema,
+} from './common.schema.js';
 
 /**
  * Leads as the management API shows them (docs/api.md, "Leads"): `GET /leads` lists them,
@@ -23,9 +29,7 @@ export const PLAY_STATUSES = ['active', 'completed', 'stopped'] as const;
 /** The lead's enrollment in its playbook; its id is the webhooks' activity_play_id. */
 export const playSchema = {
   title: 'Play',
-  type: 'object',
-  required: ['id', 'status', 'current_step', 'next_run_at'],
-  properties: {
+  ...closedObjectSchema({
     id: { ...idSchema, examples: ['play_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
     status: { type: 'string', enum: PLAY_STATUSES },
     current_step: {
@@ -39,16 +43,13 @@ export const playSchema = {
       format: 'date-time',
       description: 'When the next step is due; null when none is scheduled.',
     },
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 /** What the seller attested (the TCPA token and URL) and what intake observed. */
 export const consentEvidenceSchema = {
   title: 'ConsentEvidence',
-  type: 'object',
-  required: ['tcpa_opt_in_token', 'tcpa_opt_in_url', 'ip', 'user_agent', 'received_at'],
-  properties: {
+  ...closedObjectSchema({
     tcpa_opt_in_token: { type: 'string' },
     tcpa_opt_in_url: { type: 'string' },
     ip: {
@@ -57,21 +58,17 @@ export const consentEvidenceSchema = {
     },
     user_agent: { type: ['string', 'null'] },
     received_at: timestampSchema,
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 /** A later submission of the same phone within the duplicate window, attributed to the lead. */
 export const duplicateAttributionSchema = {
   title: 'DuplicateAttribution',
-  type: 'object',
-  required: ['marketing_source', 'external_id', 'received_at'],
-  properties: {
+  ...closedObjectSchema({
     marketing_source: referenceSchema('The source that sent the duplicate.'),
     external_id: { type: ['string', 'null'], description: "The seller's own id, when sent." },
     received_at: timestampSchema,
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 const leadProperties = {
@@ -109,37 +106,13 @@ const leadProperties = {
   updated_at: timestampSchema,
 } as const;
 
-const leadRequired = [
-  'id',
-  'marketing_source',
-  'playbook',
-  'fields',
-  'canonical',
-  'extra',
-  'external_id',
-  'opted_out',
-  'outcome',
-  'play',
-  'consent',
-  'created_at',
-  'updated_at',
-] as const;
-
 /** A lead as `GET /leads` lists it. */
-export const leadSchema = {
-  title: 'Lead',
-  type: 'object',
-  required: leadRequired,
-  properties: leadProperties,
-  additionalProperties: false,
-} as const;
+export const leadSchema = { title: 'Lead', ...closedObjectSchema(leadProperties) } as const;
 
 /** `GET /leads/{id}`: the lead, its whole activity timeline and its duplicate attributions. */
 export const leadDetailSchema = {
   title: 'LeadDetail',
-  type: 'object',
-  required: [...leadRequired, 'activities', 'duplicates'],
-  properties: {
+  ...closedObjectSchema({
     ...leadProperties,
     activities: {
       type: 'array',
@@ -151,8 +124,7 @@ export const leadDetailSchema = {
       items: duplicateAttributionSchema,
       description: 'Every duplicate submission attributed to this lead, oldest first.',
     },
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 export const leadListSchema = listEnvelopeSchema('LeadList', leadSchema);

@@ -1,10 +1,9 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { idSchema, timestampSchema } from './common.schema.js';
+import { closedObjectSchema, idSchema, nameSchema, timestampSchema } from './common.schema.js';
 
 export const SOURCE_TYPES = ['vendor', 'affiliate', 'web_form', 'campaign'] as const;
 export const SOURCE_STATUSES = ['active', 'paused'] as const;
 
-const nameSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
 const sourceTypeSchema = { type: 'string', enum: SOURCE_TYPES } as const;
 const statusSchema = {
   type: 'string',
@@ -68,20 +67,7 @@ export const marketingSourceUpdateSchema = {
 
 export const marketingSourceSchema = {
   title: 'MarketingSource',
-  type: 'object',
-  required: [
-    'id',
-    'name',
-    'source_type',
-    'playbook_id',
-    'status',
-    'rate_limit',
-    'redirect_url',
-    'post_url',
-    'created_at',
-    'updated_at',
-  ],
-  properties: {
+  ...closedObjectSchema({
     id: idSchema,
     name: { type: 'string' },
     source_type: sourceTypeSchema,
@@ -99,8 +85,7 @@ export const marketingSourceSchema = {
     },
     created_at: timestampSchema,
     updated_at: timestampSchema,
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 export type MarketingSourceCreate = FromSchema<typeof marketingSourceCreateSchema>;

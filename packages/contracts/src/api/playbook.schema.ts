@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { LEAD_FIELD_NAMES } from '../lead.schema.js';
-import { idSchema, timestampSchema } from './common.schema.js';
+import { closedObjectSchema, idSchema, nameSchema, timestampSchema } from './common.schema.js';
 
 /**
  * What a template's `{{placeholder}}` may name: the 16 submission fields and
@@ -54,8 +54,6 @@ const stepsSchema = {
   description: 'Ordered steps; an empty list is valid (leads are worked by outside activities).',
 } as const;
 
-const nameSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
-
 /** `POST /playbooks`. */
 export const playbookCreateSchema = {
   title: 'PlaybookCreate',
@@ -75,16 +73,13 @@ export const playbookUpdateSchema = {
 
 export const playbookSchema = {
   title: 'Playbook',
-  type: 'object',
-  required: ['id', 'name', 'steps', 'created_at', 'updated_at'],
-  properties: {
+  ...closedObjectSchema({
     id: idSchema,
     name: { type: 'string' },
     steps: stepsSchema,
     created_at: timestampSchema,
     updated_at: timestampSchema,
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 export type PlaybookStep = FromSchema<typeof playbookStepSchema>;

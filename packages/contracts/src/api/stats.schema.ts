@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { closedObjectSchema } from './common.schema.js';
 
 /**
  * `GET /marketing_sources/{id}/stats` (docs/api.md, "Source performance"): what a
@@ -38,37 +39,27 @@ export const sourceStatsQuerySchema = {
 const countSchema = { type: 'integer', minimum: 0 } as const;
 
 /** One reason of rejected submissions: how many rejected submissions had it. */
-export const rejectionReasonSchema = {
-  type: 'object',
-  required: ['field', 'code', 'count'],
-  properties: {
-    field: {
-      type: 'string',
-      description:
-        'A lead field, or "" for a problem with a field of the seller\'s own (codes unknown_field and too_many_fields): its name is never kept.',
-      examples: ['phone'],
-    },
-    code: { type: 'string', examples: ['invalid'] },
-    count: countSchema,
+export const rejectionReasonSchema = closedObjectSchema({
+  field: {
+    type: 'string',
+    description:
+      'A lead field, or "" for a problem with a field of the seller\'s own (codes unknown_field and too_many_fields): its name is never kept.',
+    examples: ['phone'],
   },
-  additionalProperties: false,
-} as const;
+  code: { type: 'string', examples: ['invalid'] },
+  count: countSchema,
+});
 
 /** Rejected submissions: how many, and why. */
-const rejectedSchema = {
-  type: 'object',
-  required: ['total', 'by_reason'],
-  properties: {
-    total: countSchema,
-    by_reason: {
-      type: 'array',
-      items: rejectionReasonSchema,
-      description:
-        'One entry per (field, code); a submission with several reasons counts once in each. Ordered by count (descending), then field, then code.',
-    },
+const rejectedSchema = closedObjectSchema({
+  total: countSchema,
+  by_reason: {
+    type: 'array',
+    items: rejectionReasonSchema,
+    description:
+      'One entry per (field, code); a submission with several reasons counts once in each. Ordered by count (descending), then field, then code.',
   },
-  additionalProperties: false,
-} as const;
+});
 
 /** Outcomes reached, by label. */
 const outcomesSchema = {
@@ -80,24 +71,17 @@ const outcomesSchema = {
 } as const;
 
 /** One UTC day of the range: the same figures as the whole range, for that day. */
-export const sourceStatsDaySchema = {
-  type: 'object',
-  required: ['date', 'accepted', 'duplicate', 'rejected', 'outcomes'],
-  properties: {
-    date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', examples: ['2026-11-22'] },
-    accepted: countSchema,
-    duplicate: countSchema,
-    rejected: rejectedSchema,
-    outcomes: outcomesSchema,
-  },
-  additionalProperties: false,
-} as const;
+export const sourceStatsDaySchema = closedObjectSchema({
+  date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', examples: ['2026-11-22'] },
+  accepted: countSchema,
+  duplicate: countSchema,
+  rejected: rejectedSchema,
+  outcomes: outcomesSchema,
+});
 
 export const sourceStatsSchema = {
   title: 'SourceStats',
-  type: 'object',
-  required: ['accepted', 'duplicate', 'rejected', 'outcomes', 'by_day'],
-  properties: {
+  ...closedObjectSchema({
     accepted: {
       ...countSchema,
       description: 'Submissions that created a lead, in the range.',
@@ -114,8 +98,7 @@ export const sourceStatsSchema = {
       description:
         'One entry per UTC day of the range, oldest first, days without activity included (zeros): accepted, duplicate, rejected by reason and outcomes by label, as for the whole range.',
     },
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 export type SourceStatsQuery = FromSchema<typeof sourceStatsQuerySchema>;

@@ -1,6 +1,12 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ACTIVITY_TYPES } from '../activity-catalog.js';
-import { idSchema, listEnvelopeSchema, listQuerySchema, timestampSchema } from './common.schema.js';
+import {
+  closedObjectSchema,
+  idSchema,
+  listEnvelopeSchema,
+  listQuerySchema,
+  timestampSchema,
+} from './common.schema.js';
 
 /**
  * Activity subscriptions and their deliveries as the management API shows them
@@ -101,36 +107,16 @@ const subscriptionProperties = {
   updated_at: timestampSchema,
 } as const;
 
-const subscriptionRequired = [
-  'id',
-  'playbook_id',
-  'url',
-  'events',
-  'outcomes',
-  'enabled',
-  'disabled_reason',
-  'disabled_at',
-  'failing_since',
-  'previous_secret_expires_at',
-  'created_at',
-  'updated_at',
-] as const;
-
 /** A subscription as reads, lists and updates show it: never its secret. */
 export const subscriptionSchema = {
   title: 'Subscription',
-  type: 'object',
-  required: subscriptionRequired,
-  properties: subscriptionProperties,
-  additionalProperties: false,
+  ...closedObjectSchema(subscriptionProperties),
 } as const;
 
 /** What create and rotate_secret answer: the subscription and its signing secret, shown only there. */
 export const subscriptionWithSecretSchema = {
   title: 'SubscriptionWithSecret',
-  type: 'object',
-  required: [...subscriptionRequired, 'secret'],
-  properties: {
+  ...closedObjectSchema({
     ...subscriptionProperties,
     secret: {
       type: 'string',
@@ -140,8 +126,7 @@ export const subscriptionWithSecretSchema = {
         'The Standard Webhooks signing secret (`whsec_` + base64 key). Shown only in the answers of create and rotate_secret.',
       examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
     },
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 export const subscriptionListSchema = listEnvelopeSchema('SubscriptionList', subscriptionSchema);
@@ -160,17 +145,7 @@ const DELIVERY_STATUS_MEANING =
 /** One HTTP try of a delivery. */
 export const deliveryAttemptSchema = {
   title: 'DeliveryAttempt',
-  type: 'object',
-  required: [
-    'id',
-    'attempted_at',
-    'status_code',
-    'duration_ms',
-    'error',
-    'response_body',
-    'next_attempt_at',
-  ],
-  properties: {
+  ...closedObjectSchema({
     id: { ...idSchema, examples: ['att_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
     attempted_at: timestampSchema,
     status_code: {
@@ -188,30 +163,13 @@ export const deliveryAttemptSchema = {
       description:
         'When the try after this one happened or is due; null when this try was the last.',
     },
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 /** One activity sent to one subscription (Svix: message destination), with its tries, oldest first. */
 export const deliverySchema = {
   title: 'Delivery',
-  type: 'object',
-  required: [
-    'id',
-    'subscription_id',
-    'activity_id',
-    'activity_type',
-    'activity_label',
-    'lead_id',
-    'status',
-    'waiting_for',
-    'attempt_count',
-    'next_attempt_at',
-    'created_at',
-    'updated_at',
-    'attempts',
-  ],
-  properties: {
+  ...closedObjectSchema({
     id: { ...idSchema, examples: ['dlv_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
     subscription_id: idSchema,
     activity_id: {
@@ -243,8 +201,7 @@ export const deliverySchema = {
     created_at: timestampSchema,
     updated_at: timestampSchema,
     attempts: { type: 'array', items: deliveryAttemptSchema },
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 export const deliveryListSchema = listEnvelopeSchema('DeliveryList', deliverySchema);
@@ -264,9 +221,7 @@ export const deliveryListQuerySchema = {
 /** `POST /subscriptions/{id}/test`: what the subscriber answered to a signed test delivery. */
 export const subscriptionTestResultSchema = {
   title: 'SubscriptionTestResult',
-  type: 'object',
-  required: ['ok', 'status_code', 'latency_ms', 'error', 'response_body'],
-  properties: {
+  ...closedObjectSchema({
     ok: { type: 'boolean', description: 'A 2xx within the timeout.' },
     status_code: { type: ['integer', 'null'], description: 'null when no answer came.' },
     latency_ms: { type: 'integer', minimum: 0 },
@@ -275,38 +230,31 @@ export const subscriptionTestResultSchema = {
       type: ['string', 'null'],
       description: "The start of the subscriber's answer.",
     },
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 /** `POST /subscriptions/{id}/recover`. */
 export const subscriptionRecoverSchema = {
   title: 'SubscriptionRecover',
-  type: 'object',
-  required: ['since'],
-  properties: {
+  ...closedObjectSchema({
     since: {
       type: 'string',
       format: 'date-time',
       description: 'Every failed delivery created at or after this instant is sent again.',
       examples: ['2026-11-20T00:00:00Z'],
     },
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 export const subscriptionRecoverResultSchema = {
   title: 'SubscriptionRecoverResult',
-  type: 'object',
-  required: ['recovered'],
-  properties: {
+  ...closedObjectSchema({
     recovered: {
       type: 'integer',
       minimum: 0,
       description: 'How many failed deliveries were set to be sent again.',
     },
-  },
-  additionalProperties: false,
+  }),
 } as const;
 
 export type SubscriptionCreate = FromSchema<typeof subscriptionCreateSchema>;
