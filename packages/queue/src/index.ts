@@ -17,9 +17,7 @@ export {
   isTopic,
   OUTBOX_TOPICS,
   outboxTopicsRelayedBy,
-  producerConnection,
   QUEUES,
   QueueSet,
   QueueUnavailableError,
-  workerConnection,
 } from './queues.js';

@@ -89,54 +89,38 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
 };
 
 /**
- * Connection options for producers: fail fast when Redis is away (the outbox
- * covers what could not be enqueued) instead of queueing commands in memory.
+ * Options of a producer's client: fail fast when Redis is away (the outbox covers
+ * what could not be enqueued) instead of queueing commands in memory. Host, port,
+ * credentials, db number and TLS (rediss://) come from the URL, which ioredis
+ * parses.
  */
-export function producerConnection(redisUrl: string): RedisOptions {
-  return {
-    ...redisUrlOptions(redisUrl),
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 2000,
-  };
-}
+const PRODUCER_OPTIONS: RedisOptions = {
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 1,
+  connectTimeout: 2000,
+};
 
 /**
- * Connection options for workers: BullMQ requires maxRetriesPerRequest null for
+ * Options of a worker's client: BullMQ requires maxRetriesPerRequest null for
  * blocking commands; a worker waits for Redis to come back rather than failing.
  */
-export function workerConnection(redisUrl: string): RedisOptions {
-  return { ...redisUrlOptions(redisUrl), maxRetriesPerRequest: null };
-}
-
-function redisUrlOptions(redisUrl: string): RedisOptions {
-  const url = new URL(redisUrl);
-  const db = url.pathname.length > 1 ? Number(url.pathname.slice(1)) : 0;
-  return {
-    host: url.hostname.replace(/^\[|\]$/g, ''),
-    port: url.port ? Number(url.port) : 6379,
-    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
-    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-    ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
-    db: Number.isFinite(db) ? db : 0,
-  };
-}
+const WORKER_OPTIONS: RedisOptions = { maxRetriesPerRequest: null };
 
 /**
- * The client of one BullMQ Worker: waits for Redis instead of failing
- * (workerConnection). A client, not the options object, because ioredis 6 allows
- * a null retryStrategy where BullMQ 6's ConnectionOptions type does not. Errors
- * are reported by the Worker's own 'error' events and /readyz.
+ * The client of one BullMQ Worker: waits for Redis instead of failing. A client,
+ * not the options object, because ioredis 6 allows a null retryStrategy where
+ * BullMQ 6's ConnectionOptions type does not. Errors are reported by the Worker's
+ * own 'error' events and /readyz.
  */
 export function createWorkerRedis(redisUrl: string): Redis {
-  const redis = new Redis(workerConnection(redisUrl));
+  const redis = new Redis(redisUrl, WORKER_OPTIONS);
   redis.on('error', () => {});
   return redis;
 }
 
 /** A plain client for non-queue uses (rate limiting, readiness). Fails fast. */
 export function createRedis(redisUrl: string): Redis {
-  const redis = new Redis(producerConnection(redisUrl));
+  const redis = new Redis(redisUrl, PRODUCER_OPTIONS);
   // Connection errors are reported by the callers that need Redis (readiness, the
   // limiter's fail-open); without a listener ioredis would print each one.
   redis.on('error', () => {});
