@@ -15,9 +15,12 @@ export {
   createWorkerRedis,
   DEFAULT_JOB_OPTIONS,
   isTopic,
+  jobOptions,
+  liveJob,
   OUTBOX_TOPICS,
   outboxTopicsRelayedBy,
   QUEUES,
   QueueSet,
   QueueUnavailableError,
+  workKey,
 } from './queues.js';

@@ -1,4 +1,4 @@
-import { enqueueDelivery, type WebhookDeps } from './webhook.deps.js';
+import { enqueueDeliveries, type WebhookDeps } from './webhook.deps.js';
 
 export interface ReconcileOptions {
   /** Heads due up to this far ahead are enqueued too (as delayed jobs). */
@@ -10,9 +10,9 @@ export interface ReconcileOptions {
  * Re-enqueues the head of every delivery chain that PostgreSQL says is due (or
  * due within the horizon): Redis keeps nothing on disk and may have forgotten
  * the job (a restart, an obliterated queue, a fast-path enqueue that failed, a
- * worker killed while it went down a chain). Deterministic job ids make this
- * harmless for jobs Redis still holds, and a head enqueued twice runs once (the
- * claim re-reads the row). A head whose lease is held is due when it lapses.
+ * worker killed while it went down a chain), in one Redis round trip. BullMQ's
+ * deduplication makes this harmless for jobs Redis still holds, and a head
+ * enqueued twice runs once (the claim re-reads the row). A head whose lease is held is due when it lapses.
  * Returns how many heads were enqueued or confirmed.
  *
  * Cheap whatever the backlog: deliveries waiting behind their chain's head are
@@ -44,8 +44,9 @@ export async function reconcileOnce(
       LIMIT $2`,
     [horizon, options.batchSize ?? 500],
   );
-  for (const head of heads) {
-    await enqueueDelivery(deps, head.id, head.attempt_count, head.due_at);
-  }
+  await enqueueDeliveries(
+    deps,
+    heads.map((head) => ({ deliveryId: head.id, attempt: head.attempt_count, dueAt: head.due_at })),
+  );
   return heads.length;
 }
