@@ -16,6 +16,7 @@ export {
   DEFAULT_JOB_OPTIONS,
   isTopic,
   jobOptions,
+  jobsOf,
   liveJob,
   OUTBOX_TOPICS,
   outboxTopicsRelayedBy,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Job, type JobsOptions, Queue } from 'bullmq';
+import { type Job, type JobsOptions, type JobType, Queue } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 
 /**
@@ -164,6 +164,24 @@ export async function liveJob<T extends Topic>(
 ): Promise<Job | undefined> {
   const jobId = await queue.getDeduplicationJobId(workKey(topic, payload));
   return jobId ? await queue.getJob(jobId) : undefined;
+}
+
+/**
+ * Every job Redis keeps for the work item of `payload`, live or finished, newest
+ * first. It reads the whole of each state's list: for inspection (tests, an
+ * operator), not for a hot path.
+ */
+export async function jobsOf<T extends Topic>(
+  queue: Queue,
+  topic: T,
+  payload: JobPayloads[T],
+  states: JobType[] = ['active', 'waiting', 'prioritized', 'delayed', 'completed', 'failed'],
+): Promise<Job[]> {
+  const key = workKey(topic, payload);
+  const jobs = await queue.getJobs(states);
+  return jobs
+    .filter((job) => job.deduplicationId === key)
+    .sort((a, b) => b.timestamp - a.timestamp);
 }
 
 export interface QueueSetOptions {

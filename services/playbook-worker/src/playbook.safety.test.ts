@@ -1,4 +1,5 @@
 import { newId } from '@leadhook/db';
+import { jobsOf, liveJob } from '@leadhook/queue';
 import { Queue } from 'bullmq';
 import { enrollLead } from './enrollment.job.js';
 import { runStep } from './step/step.runner.js';
@@ -76,16 +77,22 @@ describe('a step runs once per lead', () => {
           { jobId: `dup-${enrollmentId}-${i}` },
         );
       }
+      const step0 = { enrollment_id: enrollmentId, step: 0 };
       await waitFor(async () => {
         const states = await Promise.all(
-          [`step-${enrollmentId}-0`, ...[0, 1, 2].map((i) => `dup-${enrollmentId}-${i}`)].map(
-            (id) => queue.getJobState(id),
-          ),
+          [0, 1, 2].map((i) => queue.getJobState(`dup-${enrollmentId}-${i}`)),
         );
-        return states.every((s) => s === 'completed');
+        const enqueued = await jobsOf(queue, 'playbook-step', step0);
+        return (
+          enqueued.length > 0 &&
+          [...states, ...(await Promise.all(enqueued.map((job) => job.getState())))].every(
+            (s) => s === 'completed',
+          )
+        );
       });
-      // The next step is scheduled (an hour away) under its own id.
-      expect(await queue.getJobState(`step-${enrollmentId}-1`)).toBe('delayed');
+      // The next step is scheduled (an hour away) under its own key.
+      const step1 = await liveJob(queue, 'playbook-step', { enrollment_id: enrollmentId, step: 1 });
+      expect(await step1?.getState()).toBe('delayed');
     } finally {
       await queue.close();
     }
@@ -108,9 +115,12 @@ describe('the reconciler', () => {
     await runtime.queues.enqueue('enrollment', { lead_id: leadId });
     const enrollment = await waitFor(() => h.prisma.enrollment.findUnique({ where: { leadId } }));
     const queue = new Queue('playbook-step', { connection: { url: REDIS_URL }, prefix: h.prefix });
-    const jobId = `step-${enrollment.id}-0`;
+    const step0 = { enrollment_id: enrollment.id, step: 0 };
     try {
-      await waitFor(async () => (await queue.getJobState(jobId)) === 'delayed');
+      await waitFor(
+        async () =>
+          (await (await liveJob(queue, 'playbook-step', step0))?.getState()) === 'delayed',
+      );
       // Redis restarts with nothing on disk: every key of the step queue is gone.
       // (Its state is not checked here: the reconciler, every 200 ms, may already
       // have put it back, which is the point.)
