@@ -1,6 +1,6 @@
 import { createPool, isId, newId, type Pool } from '@leadhook/db';
 import { rowsRead } from '@leadhook/db/testing';
-import { QueueSet } from '@leadhook/queue';
+import { jobsOf, liveJob, QueueSet } from '@leadhook/queue';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import type { FanOutRow } from './fanout.queries.js';
@@ -379,11 +379,15 @@ describe('the delivery functions', () => {
     // The claimed one is leased (a second claim waits); the other is the queue's.
     expect((await claim(claimed?.delivery_id ?? ''))?.claim).toBe('busy');
     await reconcileOnce(deps(), { horizonMs: 0 });
-    expect(await inspect.getJob(`delivery-${claimed?.delivery_id}-0`)).toBeUndefined();
+    expect(
+      await jobsOf(inspect, 'delivery', { delivery_id: claimed?.delivery_id ?? '', attempt: 0 }),
+    ).toEqual([]);
     // Its sender dies without recording: once the lease lapses the reconciler sends it.
     await new Promise((r) => setTimeout(r, 400));
     await reconcileOnce(deps(), { horizonMs: 0 });
-    expect(await inspect.getJob(`delivery-${claimed?.delivery_id}-0`)).toBeDefined();
+    expect(
+      await liveJob(inspect, 'delivery', { delivery_id: claimed?.delivery_id ?? '', attempt: 0 }),
+    ).toBeDefined();
     // Heads not due now are never claimed.
     const later = await activity(await h.lead(), 'started');
     const { rows: again } = await pool.query<{ r: { claimed: unknown[] } }>(
@@ -454,8 +458,8 @@ describe('the delivery functions', () => {
 
     // Neither the leased head nor the queued one is the reconciler's to enqueue.
     await reconcileOnce(deps(), { horizonMs: 5000 });
-    expect(await inspect.getJob(`delivery-${head.id}-0`)).toBeUndefined();
-    expect(await inspect.getJob(`delivery-${next.id}-0`)).toBeUndefined();
+    expect(await jobsOf(inspect, 'delivery', { delivery_id: head.id, attempt: 0 })).toEqual([]);
+    expect(await jobsOf(inspect, 'delivery', { delivery_id: next.id, attempt: 0 })).toEqual([]);
 
     // Recording the head's success hands the chain on: with goOn the next one is claimed at once.
     expect(await succeed(head.id, true)).toMatchObject({
@@ -532,7 +536,7 @@ describe('the delivery functions', () => {
     });
     expect(await h.prisma.attempt.count({ where: { deliveryId: id } })).toBe(0);
     await reconcileOnce(deps(), { horizonMs: 5000 });
-    expect((await inspect.getJob(`delivery-${id}-0`))?.data).toEqual({
+    expect((await liveJob(inspect, 'delivery', { delivery_id: id, attempt: 0 }))?.data).toEqual({
       delivery_id: id,
       attempt: 0,
     });
@@ -892,7 +896,7 @@ describe('the delivery functions', () => {
 
     // The head is due: the reconciler enqueues it (and only it).
     expect(await reconcileOnce(deps(), { horizonMs: 5000 })).toBe(1);
-    expect(await inspect.getJob(`delivery-${head.id}-0`)).toBeDefined();
+    expect(await liveJob(inspect, 'delivery', { delivery_id: head.id, attempt: 0 })).toBeDefined();
 
     // The head fails and waits for its retry in an hour: nothing is due.
     await pool.query(
