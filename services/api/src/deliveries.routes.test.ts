@@ -300,7 +300,7 @@ describe('POST /deliveries/{id}/redeliver', () => {
     // The row's attempt_count is its place in the retry schedule: the first entry again.
     expect(row.attemptCount).toBe(0);
     expect(row.activityId).toBe(activityId);
-    // Handed to the webhook worker by the call itself, under the job id it uses.
+    // Handed to the webhook worker by the call itself, under the key it uses.
     const job = await liveJob(h.queues.get('delivery'), 'delivery', {
       delivery_id: deliveryId,
       attempt: 0,

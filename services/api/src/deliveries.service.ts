@@ -21,7 +21,7 @@ import { findSubscription } from './subscriptions.service.js';
 /**
  * The delivery log and its two repair actions (docs/api.md, "Deliveries"; Svix's
  * message destination and attempt). Redeliver and recover reset rows and then,
- * after the commit, enqueue the head of each chain they touched with the job id
+ * after the commit, enqueue the head of each chain they touched under the key
  * the webhook worker uses (`delivery-<id>-<attempt>`), so a healthy subscriber
  * gets it at once. The row is the truth: if Redis is away, the webhook worker's
  * reconciler finds the due head in PostgreSQL within its interval. The
