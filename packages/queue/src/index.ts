@@ -20,6 +20,7 @@ export {
   liveJob,
   OUTBOX_TOPICS,
   outboxTopicsRelayedBy,
+  payloadOf,
   QUEUES,
   QueueSet,
   QueueUnavailableError,

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { type Job, type JobsOptions, type JobType, Queue } from 'bullmq';
+import { type JobPayloads, type JobTopic, jobPayloadProblem } from '@leadhook/contracts';
+import { type Job, type JobsOptions, type JobType, Queue, UnrecoverableError } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
+
+export type { JobPayloads } from '@leadhook/contracts';
 
 /**
  * The job catalog: every queue, its payload (ids only: a processor reloads the
@@ -15,12 +18,12 @@ export const QUEUES = {
   /** Enroll an accepted lead in its source's playbook. */
   enrollment: {
     name: 'enrollment',
-    key: (payload: { lead_id: string }) => `enroll-${payload.lead_id}`,
+    key: (payload: JobPayloads['enrollment']) => `enroll-${payload.lead_id}`,
   },
   /** Fan an activity out to its subscriptions. */
   activity: {
     name: 'activity',
-    key: (payload: { activity_id: string }) => `activity-${payload.activity_id}`,
+    key: (payload: JobPayloads['activity']) => `activity-${payload.activity_id}`,
   },
   /**
    * Run one step of a play. The enrollment row (current_step, next_run_at) is the
@@ -29,8 +32,7 @@ export const QUEUES = {
    */
   'playbook-step': {
     name: 'playbook-step',
-    key: (payload: { enrollment_id: string; step: number }) =>
-      `step-${payload.enrollment_id}-${payload.step}`,
+    key: (payload: JobPayloads['playbook-step']) => `step-${payload.enrollment_id}-${payload.step}`,
   },
   /**
    * Try a webhook delivery (its attempt number `attempt` = the row's
@@ -40,19 +42,26 @@ export const QUEUES = {
    */
   delivery: {
     name: 'delivery',
-    key: (payload: { delivery_id: string; attempt: number }) =>
-      `delivery-${payload.delivery_id}-${payload.attempt}`,
+    key: (payload: JobPayloads['delivery']) => `delivery-${payload.delivery_id}-${payload.attempt}`,
   },
 } as const;
 
-export interface JobPayloads {
-  enrollment: { lead_id: string };
-  activity: { activity_id: string };
-  'playbook-step': { enrollment_id: string; step: number };
-  delivery: { delivery_id: string; attempt: number };
-}
+/** The queues of the catalog. */
+export type Topic = JobTopic;
 
-export type Topic = keyof JobPayloads;
+/**
+ * The payload of a job being consumed, checked against its topic's schema
+ * (packages/contracts). A payload that does not match fails the job for good
+ * (UnrecoverableError: no retry would fix it); the error names the rule broken,
+ * never a value, so the worker's failure log carries no personal data.
+ */
+export function payloadOf<T extends Topic>(topic: T, job: { data: unknown }): JobPayloads[T] {
+  const problem = jobPayloadProblem(topic, job.data);
+  if (problem !== undefined) {
+    throw new UnrecoverableError(`invalid ${topic} job payload: ${problem}`);
+  }
+  return job.data as JobPayloads[T];
+}
 
 export function isTopic(value: string): value is Topic {
   return Object.hasOwn(QUEUES, value);

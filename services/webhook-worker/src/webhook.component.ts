@@ -6,7 +6,7 @@ import {
   MicroBatcher,
   type Pool,
 } from '@leadhook/db';
-import { createWorkerRedis, PeriodicTask } from '@leadhook/queue';
+import { createWorkerRedis, PeriodicTask, payloadOf } from '@leadhook/queue';
 import type { Resolve } from '@leadhook/webhooks';
 import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
 import { Worker } from 'bullmq';
@@ -208,12 +208,13 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
         'activity',
         async (job) => {
           const started = Date.now();
-          const result = await fanOut(deps, job.data.activity_id);
+          const { activity_id: activityId } = payloadOf('activity', job);
+          const result = await fanOut(deps, activityId);
           // One line per activity: debug, like a successful attempt (what went
           // wrong is logged at warn where it happens).
           logger.debug(
             {
-              activity_id: job.data.activity_id,
+              activity_id: activityId,
               result: result.kind,
               ...(result.kind === 'fanned_out'
                 ? {
