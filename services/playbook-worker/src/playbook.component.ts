@@ -25,8 +25,9 @@ export interface PlaybookComponentOptions {
   concurrency?: number;
   /**
    * Enrollment jobs run at once. Default PLAYBOOK_ENROLLMENT_CONCURRENCY (8): an enrollment is a few round trips
-   * of waiting, so one at a time capped a steady 200 leads/s at ~50 enrollments/s
-   * (bench/e2e); the admission gate, not this number, keeps due steps first.
+   * of waiting, so one at a time fell behind a steady stream of leads (bench/RESULTS.md,
+   * "Figures that code comments quoted"); the admission gate, not this number,
+   * keeps due steps first.
    */
   enrollmentConcurrency?: number;
   /** Admission control: enrollments wait while steps are late (admission.ts). */

@@ -246,8 +246,9 @@ describe('the delivery functions', () => {
   it('fan-out keeps index plans made while the tables were small, as they grow unanalyzed', async () => {
     // A session caches its plans at its first calls. In a new database those come
     // while the tables are nearly empty, and autovacuum analyzes (and so re-plans)
-    // only a minute or more later: bench/e2e saw one sequential scan of activities
-    // per fan-out for its first seconds, a backlog of ~1 s. Every statement of the
+    // only a minute or more later: bench/e2e saw a sequential scan of activities
+    // per fan-out for its first seconds (bench/RESULTS.md, "Figures that code
+    // comments quoted"). Every statement of the
     // fan-out reads by key, so it reads a few rows whatever the sizes.
     const { ids, client } = await openActivitiesAndASession();
     try {
@@ -753,8 +754,9 @@ describe('the delivery functions', () => {
   it('records by key lookups, also with plans a session made while the tables were small', async () => {
     // A plain join of the items with deliveries was planned on a new database as
     // a scan of deliveries (a hash join, or a merge join over the whole primary
-    // key), kept by the session: bench/webhooks read 22 M index entries for
-    // 30,000 deliveries (prisma/functions/webhook/webhook_record_attempts.sql).
+    // key), kept by the session: a scan of deliveries per record call
+    // (bench/RESULTS.md, "Reading the runs of 00:48–00:57";
+    // prisma/functions/webhook/webhook_record_attempts.sql).
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     const chain = await chainOf(subscriptionId, 10);
     const client = new pg.Client({ connectionString: h.db.url });

@@ -20,8 +20,8 @@ export interface ReconcileOptions {
  * of waiting deliveries are never read; only heads (one per chain) are, in due
  * order, each checked against webhook_chain_head. The due time is the index's
  * range condition, so heads retrying later (a dead subscriber's) are not read
- * either (EXPLAIN with 200,000 pending deliveries behind 4,000 retrying heads
- * and 100 due ones: 100 rows read, bench/RESULTS.md). Every pending delivery
+ * either: only the due heads are (bench/RESULTS.md, "The reconciler with a big
+ * backlog"). Every pending delivery
  * has a next_attempt_at (fan-out, retry and the API's redeliver set it).
  */
 export async function reconcileOnce(
