@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createAccount, createPrisma, newId, type PrismaClient } from '@leadhook/db';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
-import { QueueSet } from '@leadhook/queue';
+import { liveJob, QueueSet } from '@leadhook/queue';
 import { Queue } from 'bullmq';
 import { ActivityRecorder } from './activity-path.js';
 
@@ -106,10 +106,14 @@ describe('the activity path', () => {
     expect(box).toHaveLength(1);
     const queue = new Queue('activity', { connection: queues.redis, prefix });
     try {
-      for (let i = 0; i < 50 && !(await queue.getJob(`activity-${activity!.id}`)); i++) {
+      for (
+        let i = 0;
+        i < 50 && !(await liveJob(queue, 'activity', { activity_id: activity!.id }));
+        i++
+      ) {
         await new Promise((r) => setTimeout(r, 20));
       }
-      expect(await queue.getJob(`activity-${activity!.id}`)).toBeDefined();
+      expect(await liveJob(queue, 'activity', { activity_id: activity!.id })).toBeDefined();
     } finally {
       await queue.close();
     }

@@ -22,6 +22,8 @@ export {
   integrationInstructions,
   postUrlOf,
 } from './integration-instructions.js';
+export type { JobPayloads, JobTopic } from './job-payloads.schema.js';
+export { isJobPayload, jobPayloadProblem, jobPayloadSchemas } from './job-payloads.schema.js';
 export type { JsonTextProblem } from './json-text.js';
 export {
   charsetOf,

@@ -208,9 +208,9 @@ function extraFieldErrors(extraNames: readonly string[], body: Readonly<Record<s
 export function createLeadValidator(options: LeadValidatorOptions = {}): LeadValidator {
   const now = options.now ?? (() => new Date());
   // A validation reads the phone and the date of birth twice: the format check,
-  // then the normalization. Each is parsed once per call (libphonenumber's "max"
-  // parse and validity check, twice, were ~4% of the intake's CPU per lead in the
-  // intake bench). Reset at the start of every call; validation is synchronous.
+  // then the normalization. Each is parsed once per call: libphonenumber's "max"
+  // parse is costly (bench/RESULTS.md, "Figures that code comments quoted").
+  // Reset at the start of every call; validation is synchronous.
   let phoneText: string | undefined;
   let phoneParsed: ParsedPhone | null = null;
   const phoneOf = (text: string): ParsedPhone | null => {

@@ -21,8 +21,9 @@ export type IdKind = keyof typeof ID_PREFIXES;
 
 /**
  * ulid's random source, from a pooled CSPRNG buffer: ulid draws one random number
- * per character, and its default source asks WebCrypto for each one (bench/webhooks:
- * 2 % of the webhook worker's CPU went to those calls). A byte / 256 is uniform
+ * per character, and its default source asks WebCrypto for each one, a cost the
+ * webhook worker's profile showed (bench/RESULTS.md, "Figures that code comments
+ * quoted"). A byte / 256 is uniform
  * over the 32 characters (its top 5 bits).
  */
 const RANDOM_POOL = new Uint8Array(4096);

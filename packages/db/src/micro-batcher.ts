@@ -4,11 +4,10 @@
  * in flight are coalesced into the next call, so N concurrent leads cost one
  * round trip (and one transaction) instead of N.
  *
- * Why: the intake bench (bench/intake/run.mjs, 64 connections, 2 cores) was CPU
- * bound at ~0.85 ms of JavaScript and ~0.5 ms of PostgreSQL per lead, a quarter
- * of pgbench's rate, with pg query dispatch (socket writes, protocol parsing,
- * pool hand-offs) the largest single cost. The numbers that justified each
- * setting are in the IntakeService comment that creates the batchers.
+ * Why: a CPU-bound intake spent most on pg query dispatch (socket writes,
+ * protocol parsing, pool hand-offs), paid once per call (bench/RESULTS.md,
+ * "Figures that code comments quoted", with the figures behind each batcher's
+ * settings).
  *
  * Latency: a lone item is never held back; it goes out at once when fewer than
  * `maxInFlight` calls are running. Items wait only behind a running call, which

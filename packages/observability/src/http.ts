@@ -46,8 +46,8 @@ function isQuiet(url: string): boolean {
  * completed" / "request aborted" at info, or with `err` and "request errored" at
  * error for a 5xx or a response stream error. Written by hand because pino-http
  * built two child loggers and a dozen closures per request even when the level
- * drops the line: it was ~10% of the intake's CPU per lead in the intake bench
- * (bench/intake/run.mjs), as much as validation and the enqueue together.
+ * drops the line, a large share of the intake's CPU per lead (bench/RESULTS.md,
+ * "Figures that code comments quoted").
  */
 export function httpObservability(options: HttpObservabilityOptions): RequestHandler[] {
   const { logger, metrics } = options;

@@ -3,7 +3,14 @@ import { createPool, type Pool } from '@leadhook/db';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { Queue, Worker } from 'bullmq';
 import { OutboxRelay, oldestOpenOutboxAgeSeconds } from './outbox-relay.js';
-import { createWorkerRedis, OUTBOX_TOPICS, outboxTopicsRelayedBy, QueueSet } from './queues.js';
+import {
+  createWorkerRedis,
+  jobOptions,
+  liveJob,
+  OUTBOX_TOPICS,
+  outboxTopicsRelayedBy,
+  QueueSet,
+} from './queues.js';
 
 /** Polls until `probe` gives a value. */
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
@@ -51,10 +58,18 @@ afterAll(async () => {
 /** The enrollment relay, as the playbook worker runs it. */
 const ENROLLMENT = { topics: ['enrollment'] } as const;
 
-/** Events BullMQ recorded for the enrollment queue: a re-add of a held job is a `duplicated` one. */
-async function duplicatedEvents(): Promise<number> {
-  const entries = await queues.redis.xrange(inspect.keys.events ?? '', '-', '+');
-  return entries.filter(([, fields]) => fields[1] === 'duplicated').length;
+/** The state of the live job of `leadId`'s enrollment ('unknown': none). */
+async function liveState(leadId: string): Promise<string> {
+  const job = await liveJob(inspect, 'enrollment', { lead_id: leadId });
+  return job ? await job.getState() : 'unknown';
+}
+
+/** Adds the enrollment job of `leadId` as the producers do. */
+async function addEnrollment(leadId: string, delayMs = 0): Promise<string> {
+  const payload = { lead_id: leadId };
+  const options = jobOptions('enrollment', payload, delayMs);
+  await inspect.add('enrollment', payload, options);
+  return options.jobId;
 }
 
 /** relay_count and seconds until next_relay_at of the row of `leadId`. */
@@ -78,7 +93,7 @@ async function insertDue(leadIds: string[]): Promise<void> {
 }
 
 describe('OutboxRelay', () => {
-  it('enqueues due open rows with their deterministic job ids, and backs off', async () => {
+  it('enqueues due open rows under their work keys, and backs off', async () => {
     await insertDue(['lead_a', 'lead_b']);
     // Not yet due: the writer's fast path gets its grace period.
     await pool.query(
@@ -91,7 +106,7 @@ describe('OutboxRelay', () => {
     );
     const relay = new OutboxRelay({ pool, queues, ...ENROLLMENT });
     expect(await relay.relayOnce()).toEqual({ sent: 2, pending: 0 });
-    const ids = (await inspect.getJobs(['waiting'])).map((j) => j.id).sort();
+    const ids = (await inspect.getJobs(['waiting'])).map((j) => j.deduplicationId).sort();
     expect(ids).toEqual(['enroll-lead_a', 'enroll-lead_b']);
     // Relayed rows wait for their backoff before the next round.
     expect(await relay.relayOnce()).toEqual({ sent: 0, pending: 0 });
@@ -102,21 +117,19 @@ describe('OutboxRelay', () => {
 
   it('does not send again a row whose job Redis still holds waiting or delayed, and backs it off', async () => {
     // The fast path enqueued both; their consumer is behind (a backlog).
-    await queues.enqueue('enrollment', { lead_id: 'lead_waiting' });
-    await inspect.add(
-      'enrollment',
-      { lead_id: 'lead_delayed' },
-      { jobId: 'enroll-lead_delayed', delay: 60_000 },
-    );
+    const waiting = await addEnrollment('lead_waiting');
+    const delayed = await addEnrollment('lead_delayed', 60_000);
     await insertDue(['lead_waiting', 'lead_delayed', 'lead_lost']);
     const relay = new OutboxRelay({ pool, queues, ...ENROLLMENT });
     // Only the job Redis does not hold is added.
     expect(await relay.relayOnce()).toEqual({ sent: 1, pending: 2 });
-    expect(await inspect.getJobState('enroll-lead_lost')).toBe('waiting');
-    expect(await inspect.getJobState('enroll-lead_waiting')).toBe('waiting');
-    expect(await inspect.getJobState('enroll-lead_delayed')).toBe('delayed');
-    // An add of a held job would have been a no-op BullMQ records as `duplicated`.
-    expect(await duplicatedEvents()).toBe(0);
+    expect(await liveState('lead_lost')).toBe('waiting');
+    expect(await liveState('lead_waiting')).toBe('waiting');
+    expect(await liveState('lead_delayed')).toBe('delayed');
+    // The held jobs are the ones the fast path added, and no second job was made.
+    expect((await liveJob(inspect, 'enrollment', { lead_id: 'lead_waiting' }))?.id).toBe(waiting);
+    expect((await liveJob(inspect, 'enrollment', { lead_id: 'lead_delayed' }))?.id).toBe(delayed);
+    expect(await inspect.getJobCountByTypes('waiting', 'delayed')).toBe(3);
     // The rows are claimed all the same: they are looked at again later, not every round.
     for (const leadId of ['lead_waiting', 'lead_delayed']) {
       const row = await rowOf(leadId);
@@ -127,20 +140,21 @@ describe('OutboxRelay', () => {
 
   it('does not send again a row whose job is running (a consumer holding it back)', async () => {
     await insertDue(['lead_held']);
-    await queues.enqueue('enrollment', { lead_id: 'lead_held' });
+    const held = await addEnrollment('lead_held');
     let release = () => {};
-    const held = new Promise<void>((resolve) => {
+    const holding = new Promise<void>((resolve) => {
       release = resolve;
     });
     const connection = createWorkerRedis(REDIS_URL);
-    const worker = new Worker('enrollment', () => held, { connection, prefix });
+    const worker = new Worker('enrollment', () => holding, { connection, prefix });
     try {
       await waitFor(async () =>
-        (await inspect.getJobState('enroll-lead_held')) === 'active' ? true : undefined,
+        (await inspect.getJobState(held)) === 'active' ? true : undefined,
       );
       const relay = new OutboxRelay({ pool, queues, ...ENROLLMENT });
       expect(await relay.relayOnce()).toEqual({ sent: 0, pending: 1 });
-      expect(await duplicatedEvents()).toBe(0);
+      expect((await liveJob(inspect, 'enrollment', { lead_id: 'lead_held' }))?.id).toBe(held);
+      expect(await inspect.getJobCountByTypes('waiting', 'delayed')).toBe(0);
     } finally {
       release();
       await worker.close();
@@ -170,10 +184,10 @@ describe('OutboxRelay', () => {
     expect(Math.round((await rowOf('lead_slow')).wait)).toBe(300);
   });
 
-  it('sends again a row whose job failed: BullMQ would ignore the add while it keeps that job', async () => {
+  it('sends again a row whose job failed: a finished job does not hold its work key', async () => {
     await insertDue(['lead_failed']);
-    // The consumer threw (PostgreSQL away): the job is kept as failed under its id.
-    await inspect.add('enrollment', { lead_id: 'lead_failed' }, { jobId: 'enroll-lead_failed' });
+    // The consumer threw (PostgreSQL away): the job is kept as failed.
+    const failed = await addEnrollment('lead_failed');
     const connection = createWorkerRedis(REDIS_URL);
     const worker = new Worker(
       'enrollment',
@@ -184,7 +198,7 @@ describe('OutboxRelay', () => {
     );
     try {
       await waitFor(async () =>
-        (await inspect.getJobState('enroll-lead_failed')) === 'failed' ? true : undefined,
+        (await inspect.getJobState(failed)) === 'failed' ? true : undefined,
       );
     } finally {
       await worker.close();
@@ -192,22 +206,18 @@ describe('OutboxRelay', () => {
     }
     const relay = new OutboxRelay({ pool, queues, ...ENROLLMENT });
     expect(await relay.relayOnce()).toEqual({ sent: 1, pending: 0 });
-    expect(await inspect.getJobState('enroll-lead_failed')).toBe('waiting');
+    expect(await liveState('lead_failed')).toBe('waiting');
   });
 
   it('sends again a row whose job Redis keeps as completed while the row is still open', async () => {
     await insertDue(['lead_completed']);
-    await inspect.add(
-      'enrollment',
-      { lead_id: 'lead_completed' },
-      { jobId: 'enroll-lead_completed' },
-    );
+    const completed = await addEnrollment('lead_completed');
     const connection = createWorkerRedis(REDIS_URL);
     // A consumer that finished without closing the row (e.g. it held the lead back).
     const worker = new Worker('enrollment', async () => {}, { connection, prefix });
     try {
       await waitFor(async () =>
-        (await inspect.getJobState('enroll-lead_completed')) === 'completed' ? true : undefined,
+        (await inspect.getJobState(completed)) === 'completed' ? true : undefined,
       );
     } finally {
       await worker.close();
@@ -215,7 +225,7 @@ describe('OutboxRelay', () => {
     }
     const relay = new OutboxRelay({ pool, queues, ...ENROLLMENT });
     expect(await relay.relayOnce()).toEqual({ sent: 1, pending: 0 });
-    expect(await inspect.getJobState('enroll-lead_completed')).toBe('waiting');
+    expect(await liveState('lead_completed')).toBe('waiting');
   });
 
   it('relays only its own topics: another process relays the rest', async () => {
@@ -228,7 +238,7 @@ describe('OutboxRelay', () => {
     try {
       const enrollmentRelay = new OutboxRelay({ pool, queues, ...ENROLLMENT });
       expect(await enrollmentRelay.relayOnce()).toEqual({ sent: 1, pending: 0 });
-      expect(await activities.getJobState('activity-act_1')).toBe('unknown');
+      expect(await liveJob(activities, 'activity', { activity_id: 'act_1' })).toBeUndefined();
       const { rows } = await pool.query<{ relay_count: number }>(
         `SELECT relay_count FROM outbox WHERE topic = 'activity'`,
       );
@@ -236,7 +246,9 @@ describe('OutboxRelay', () => {
 
       const activityRelay = new OutboxRelay({ pool, queues, topics: ['activity'] });
       expect(await activityRelay.relayOnce()).toEqual({ sent: 1, pending: 0 });
-      expect(await activities.getJobState('activity-act_1')).toBe('waiting');
+      expect(
+        await (await liveJob(activities, 'activity', { activity_id: 'act_1' }))?.getState(),
+      ).toBe('waiting');
     } finally {
       await activities.obliterate({ force: true });
       await activities.close();

@@ -16,11 +16,10 @@ import { type JobPayloads, OUTBOX_TOPIC_LIST, type OutboxTopic, type QueueSet } 
  *
  * Every claim moves the row's next_relay_at further out (base · 2^n, capped), and
  * a claimed row whose job Redis still holds as pending (waiting behind a backlog,
- * or running) is not sent again (QueueSet.requeueMany): during a long backlog
- * the relay costs one cheap claim per row now and then and one Redis round trip
- * per batch, not a re-add of every queued job. Re-sending a row is harmless all
- * the same: job ids are deterministic and consumers idempotent. Rows are closed
- * by their consumers, never here.
+ * or running) is not sent again (QueueSet.requeueMany, BullMQ's deduplication):
+ * during a long backlog the relay costs one cheap claim per row now and then and
+ * one Redis round trip per batch, not a second job per queued one. Consumers are
+ * idempotent all the same. Rows are closed by their consumers, never here.
  */
 
 export interface OutboxRelayOptions {

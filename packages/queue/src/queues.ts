@@ -1,22 +1,29 @@
-import { type JobsOptions, Queue } from 'bullmq';
+import { randomBytes } from 'node:crypto';
+import { type JobPayloads, type JobTopic, jobPayloadProblem } from '@leadhook/contracts';
+import { type Job, type JobsOptions, type JobType, Queue, UnrecoverableError } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
+
+export type { JobPayloads } from '@leadhook/contracts';
 
 /**
  * The job catalog: every queue, its payload (ids only: a processor reloads the
- * row) and its deterministic job id. BullMQ ignores an add whose job
- * id already exists, so a fact enqueued twice (fast path and outbox relay) is one
- * job while Redis holds it; consumers are idempotent for the rest.
+ * row) and the key of the work item a job stands for. The key is the job's
+ * BullMQ deduplication id: while a job for a work item is waiting, delayed or
+ * running, an add for the same item is ignored; once that job has completed or
+ * failed, a new one may be added (PostgreSQL says whether the work is still
+ * due). So a fact enqueued twice (fast path and outbox relay, or a reconciler)
+ * is one live job; consumers are idempotent for the rest.
  */
 export const QUEUES = {
   /** Enroll an accepted lead in its source's playbook. */
   enrollment: {
     name: 'enrollment',
-    jobId: (payload: { lead_id: string }) => `enroll-${payload.lead_id}`,
+    key: (payload: JobPayloads['enrollment']) => `enroll-${payload.lead_id}`,
   },
   /** Fan an activity out to its subscriptions. */
   activity: {
     name: 'activity',
-    jobId: (payload: { activity_id: string }) => `activity-${payload.activity_id}`,
+    key: (payload: JobPayloads['activity']) => `activity-${payload.activity_id}`,
   },
   /**
    * Run one step of a play. The enrollment row (current_step, next_run_at) is the
@@ -25,8 +32,7 @@ export const QUEUES = {
    */
   'playbook-step': {
     name: 'playbook-step',
-    jobId: (payload: { enrollment_id: string; step: number }) =>
-      `step-${payload.enrollment_id}-${payload.step}`,
+    key: (payload: JobPayloads['playbook-step']) => `step-${payload.enrollment_id}-${payload.step}`,
   },
   /**
    * Try a webhook delivery (its attempt number `attempt` = the row's
@@ -36,19 +42,26 @@ export const QUEUES = {
    */
   delivery: {
     name: 'delivery',
-    jobId: (payload: { delivery_id: string; attempt: number }) =>
-      `delivery-${payload.delivery_id}-${payload.attempt}`,
+    key: (payload: JobPayloads['delivery']) => `delivery-${payload.delivery_id}-${payload.attempt}`,
   },
 } as const;
 
-export interface JobPayloads {
-  enrollment: { lead_id: string };
-  activity: { activity_id: string };
-  'playbook-step': { enrollment_id: string; step: number };
-  delivery: { delivery_id: string; attempt: number };
-}
+/** The queues of the catalog. */
+export type Topic = JobTopic;
 
-export type Topic = keyof JobPayloads;
+/**
+ * The payload of a job being consumed, checked against its topic's schema
+ * (packages/contracts). A payload that does not match fails the job for good
+ * (UnrecoverableError: no retry would fix it); the error names the rule broken,
+ * never a value, so the worker's failure log carries no personal data.
+ */
+export function payloadOf<T extends Topic>(topic: T, job: { data: unknown }): JobPayloads[T] {
+  const problem = jobPayloadProblem(topic, job.data);
+  if (problem !== undefined) {
+    throw new UnrecoverableError(`invalid ${topic} job payload: ${problem}`);
+  }
+  return job.data as JobPayloads[T];
+}
 
 export function isTopic(value: string): value is Topic {
   return Object.hasOwn(QUEUES, value);
@@ -89,62 +102,95 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
 };
 
 /**
- * Connection options for producers: fail fast when Redis is away (the outbox
- * covers what could not be enqueued) instead of queueing commands in memory.
+ * Options of a producer's client: fail fast when Redis is away (the outbox covers
+ * what could not be enqueued) instead of queueing commands in memory. Host, port,
+ * credentials, db number and TLS (rediss://) come from the URL, which ioredis
+ * parses.
  */
-export function producerConnection(redisUrl: string): RedisOptions {
-  return {
-    ...redisUrlOptions(redisUrl),
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 2000,
-  };
-}
+const PRODUCER_OPTIONS: RedisOptions = {
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 1,
+  connectTimeout: 2000,
+};
 
 /**
- * Connection options for workers: BullMQ requires maxRetriesPerRequest null for
+ * Options of a worker's client: BullMQ requires maxRetriesPerRequest null for
  * blocking commands; a worker waits for Redis to come back rather than failing.
  */
-export function workerConnection(redisUrl: string): RedisOptions {
-  return { ...redisUrlOptions(redisUrl), maxRetriesPerRequest: null };
-}
-
-function redisUrlOptions(redisUrl: string): RedisOptions {
-  const url = new URL(redisUrl);
-  const db = url.pathname.length > 1 ? Number(url.pathname.slice(1)) : 0;
-  return {
-    host: url.hostname.replace(/^\[|\]$/g, ''),
-    port: url.port ? Number(url.port) : 6379,
-    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
-    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-    ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
-    db: Number.isFinite(db) ? db : 0,
-  };
-}
+const WORKER_OPTIONS: RedisOptions = { maxRetriesPerRequest: null };
 
 /**
- * The client of one BullMQ Worker: waits for Redis instead of failing
- * (workerConnection). A client, not the options object, because ioredis 6 allows
- * a null retryStrategy where BullMQ 6's ConnectionOptions type does not. Errors
- * are reported by the Worker's own 'error' events and /readyz.
+ * The client of one BullMQ Worker: waits for Redis instead of failing. A client,
+ * not the options object, because ioredis 6 allows a null retryStrategy where
+ * BullMQ 6's ConnectionOptions type does not. Errors are reported by the Worker's
+ * own 'error' events and /readyz.
  */
 export function createWorkerRedis(redisUrl: string): Redis {
-  const redis = new Redis(workerConnection(redisUrl));
+  const redis = new Redis(redisUrl, WORKER_OPTIONS);
   redis.on('error', () => {});
   return redis;
 }
 
 /** A plain client for non-queue uses (rate limiting, readiness). Fails fast. */
 export function createRedis(redisUrl: string): Redis {
-  const redis = new Redis(producerConnection(redisUrl));
+  const redis = new Redis(redisUrl, PRODUCER_OPTIONS);
   // Connection errors are reported by the callers that need Redis (readiness, the
   // limiter's fail-open); without a listener ioredis would print each one.
   redis.on('error', () => {});
   return redis;
 }
 
-function jobIdOf<T extends Topic>(topic: T, payload: JobPayloads[T]): string {
-  return (QUEUES[topic].jobId as (p: JobPayloads[T]) => string)(payload);
+/** The key of the work item `payload` stands for: its jobs' deduplication id. */
+export function workKey<T extends Topic>(topic: T, payload: JobPayloads[T]): string {
+  return (QUEUES[topic].key as (p: JobPayloads[T]) => string)(payload);
+}
+
+/**
+ * The options of one add: the work item's key as deduplication id, and a job id
+ * that starts with it (readable in Redis) and is new at each add, since BullMQ
+ * ignores an add whose job id it still keeps, finished or not. Deduplication
+ * without a ttl: the key is released when the job completes or fails, so a
+ * finished job never blocks a new one for the same item.
+ */
+export function jobOptions<T extends Topic>(
+  topic: T,
+  payload: JobPayloads[T],
+  delayMs = 0,
+): JobsOptions & { jobId: string } {
+  const key = workKey(topic, payload);
+  return {
+    jobId: `${key}-${randomBytes(6).toString('base64url')}`,
+    deduplication: { id: key },
+    ...(delayMs > 0 ? { delay: delayMs } : {}),
+  };
+}
+
+/** The job Redis holds waiting, delayed or running for the work item of `payload`, if any. */
+export async function liveJob<T extends Topic>(
+  queue: Queue,
+  topic: T,
+  payload: JobPayloads[T],
+): Promise<Job | undefined> {
+  const jobId = await queue.getDeduplicationJobId(workKey(topic, payload));
+  return jobId ? await queue.getJob(jobId) : undefined;
+}
+
+/**
+ * Every job Redis keeps for the work item of `payload`, live or finished, newest
+ * first. It reads the whole of each state's list: for inspection (tests, an
+ * operator), not for a hot path.
+ */
+export async function jobsOf<T extends Topic>(
+  queue: Queue,
+  topic: T,
+  payload: JobPayloads[T],
+  states: JobType[] = ['active', 'waiting', 'prioritized', 'delayed', 'completed', 'failed'],
+): Promise<Job[]> {
+  const key = workKey(topic, payload);
+  const jobs = await queue.getJobs(states);
+  return jobs
+    .filter((job) => job.deduplicationId === key)
+    .sort((a, b) => b.timestamp - a.timestamp);
 }
 
 export interface QueueSetOptions {
@@ -156,7 +202,7 @@ export interface QueueSetOptions {
   enqueueTimeoutMs?: number;
 }
 
-/** What requeueMany did: jobs added, and jobs left alone because Redis still holds them pending. */
+/** What requeueMany did: jobs added, and jobs left alone because their work item has a live job. */
 export interface RequeueResult {
   sent: number;
   pending: number;
@@ -199,96 +245,65 @@ export class QueueSet {
     return queue;
   }
 
-  /** Enqueues a job with its deterministic id. Rejects at once when Redis is unreachable. */
+  /**
+   * Enqueues a job for the work item of `payload` unless one is live (jobOptions).
+   * Rejects at once when Redis is unreachable.
+   */
   async enqueue<T extends Topic>(topic: T, payload: JobPayloads[T], delayMs = 0): Promise<void> {
     this.assertReady();
-    const add = this.get(topic).add(topic, payload, {
-      jobId: jobIdOf(topic, payload),
-      ...(delayMs > 0 ? { delay: delayMs } : {}),
-    });
-    await this.withTimeout(add);
+    await this.withTimeout(
+      this.get(topic).add(topic, payload, jobOptions(topic, payload, delayMs)),
+    );
   }
 
   /**
-   * Enqueues many jobs of one topic in one round trip (BullMQ addBulk, a MULTI),
-   * each with its deterministic id. All or nothing as far as the caller knows: on
-   * a rejection the outbox relay sends whatever did not get through.
+   * Enqueues many jobs of one topic in one round trip (BullMQ addBulk, a
+   * pipeline), each unless its work item has a live job. All or nothing as far as
+   * the caller knows: on a rejection the outbox relay sends whatever did not get
+   * through.
    */
   async enqueueMany<T extends Topic>(topic: T, payloads: readonly JobPayloads[T][]): Promise<void> {
-    if (payloads.length === 0) return;
-    this.assertReady();
-    const add = this.get(topic).addBulk(
-      payloads.map((payload) => ({
-        name: topic,
-        data: payload,
-        opts: { jobId: jobIdOf(topic, payload) },
-      })),
-    );
-    await this.withTimeout(add);
+    await this.requeueMany(topic, payloads);
   }
 
   /**
-   * Sends again the jobs of facts still open (the outbox relay), in one Redis round
-   * trip when every job is still pending, two when some must be added (plus a
-   * remove per finished job, rare):
-   * - a job Redis holds as waiting, delayed, prioritized or running is left as it
-   *   is (BullMQ would ignore the add of an existing id anyway): a backlog is not
-   *   sent again while it waits for its consumer;
-   * - a job Redis keeps as completed or failed under the same id (its consumer
-   *   threw, e.g. while PostgreSQL was away) is removed first, or BullMQ would
-   *   ignore the add and the fact would wait until Redis dropped that job (days);
-   * - a job Redis does not hold (restarted empty, or trimmed) is added.
-   * One pipeline reads, per job, whether its hash exists and whether it is in the
-   * completed or failed set: O(1) each. (BullMQ's getJobState looks for a waiting
-   * job with LPOS over the whole wait list: O(backlog) per job, exactly when the
-   * backlog is long.) Rejects at once when Redis is unreachable.
+   * Sends again the jobs of facts still open (the outbox relay, a reconciler) in
+   * one Redis round trip (addBulk): BullMQ's deduplication leaves alone a work item
+   * whose job is waiting, delayed or running (a backlog is not sent again while it
+   * waits for its consumer), and adds one whose job completed or failed (its
+   * consumer threw, e.g. while PostgreSQL was away) or that Redis does not hold
+   * (restarted empty, or trimmed). An add BullMQ deduplicated answers with the
+   * live job's id instead of the new one: that is how `pending` is counted.
+   * Rejects at once when Redis is unreachable.
    */
   async requeueMany<T extends Topic>(
     topic: T,
     payloads: readonly JobPayloads[T][],
   ): Promise<RequeueResult> {
-    if (payloads.length === 0) return { sent: 0, pending: 0 };
+    return await this.addMany(
+      topic,
+      payloads.map((payload) => ({ payload })),
+    );
+  }
+
+  /**
+   * requeueMany, each job with its own delay (ms from now; none or 0: at once):
+   * e.g. the attempts a fan-out or a reconciler finds due at different times.
+   */
+  async addMany<T extends Topic>(
+    topic: T,
+    items: readonly { payload: JobPayloads[T]; delayMs?: number }[],
+  ): Promise<RequeueResult> {
+    if (items.length === 0) return { sent: 0, pending: 0 };
     this.assertReady();
-    const queue = this.get(topic);
-    const jobIds = payloads.map((payload) => jobIdOf(topic, payload));
-    const completedKey = queue.toKey('completed');
-    const failedKey = queue.toKey('failed');
-    const pipeline = this.redis.pipeline();
-    for (const jobId of jobIds) {
-      pipeline.exists(queue.toKey(jobId)); // the job's hash: BullMQ's own "already added" test
-      pipeline.zscore(completedKey, jobId);
-      pipeline.zscore(failedKey, jobId);
-    }
-    const replies = (await this.withTimeout(pipeline.exec())) ?? [];
-    const reply = (n: number): unknown => {
-      const [err, value] = replies[n] ?? [new QueueUnavailableError('redis gave no reply')];
-      if (err) throw err;
-      return value;
-    };
-    const toSend: number[] = [];
-    const finished: string[] = [];
-    jobIds.forEach((jobId, i) => {
-      if (reply(3 * i + 1) !== null || reply(3 * i + 2) !== null) {
-        finished.push(jobId);
-        toSend.push(i);
-      } else if (reply(3 * i) === 0) {
-        toSend.push(i);
-      }
-    });
-    if (finished.length > 0) {
-      await this.withTimeout(Promise.all(finished.map((jobId) => queue.remove(jobId))));
-    }
-    if (toSend.length > 0) {
-      const add = queue.addBulk(
-        toSend.map((i) => ({
-          name: topic,
-          data: payloads[i] as JobPayloads[T],
-          opts: { jobId: jobIds[i] as string },
-        })),
-      );
-      await this.withTimeout(add);
-    }
-    return { sent: toSend.length, pending: payloads.length - toSend.length };
+    const jobs = items.map(({ payload, delayMs }) => ({
+      name: topic,
+      data: payload,
+      opts: jobOptions(topic, payload, delayMs),
+    }));
+    const added = await this.withTimeout(this.get(topic).addBulk(jobs));
+    const sent = added.filter((job, i) => job.id === jobs[i]?.opts.jobId).length;
+    return { sent, pending: items.length - sent };
   }
 
   private assertReady(): void {

@@ -99,8 +99,8 @@ const MAX_FREE_SOCKETS_PER_ORIGIN = 64;
  * A got instance per guard configuration (resolver, allowPrivate) with its own
  * keep-alive agents, shared by every attempt of the process: attempts to one
  * subscriber reuse its connections instead of paying a TCP (and TLS) handshake
- * each (bench/webhooks: a new connection per request halves what a client can
- * send). The SSRF guard is the agents' DNS `lookup` (an agent's options override
+ * each (bench/RESULTS.md: bench/webhooks' bare client, with and without
+ * keep-alive). The SSRF guard is the agents' DNS `lookup` (an agent's options override
  * the request's), run for every NEW connection on the very address it then
  * connects to; a pooled connection stays bound to an address that passed it, and
  * a rebinding name is checked again at the next connection it opens.
@@ -112,8 +112,8 @@ const clients = new WeakMap<Resolve, Map<boolean, Got>>();
  * from it. They only matter with got's `cache`, which is off here, but got 14
  * spreads them (four keys, all undefined) at the head of the ~35-key object it
  * hands to node:http, and V8 then builds that object and every copy node makes
- * of it in its slow dictionary form: 60–90 µs of CPU per request, a fifth of
- * what an attempt costs the worker (bench/RESULTS.md, "got's cacheOptions").
+ * of it in its slow dictionary form, a large share of what an attempt costs the
+ * worker (bench/RESULTS.md, "got's cacheOptions").
  * got merges an extend's cacheOptions into its defaults' keys, so only a hook
  * can set them to `{}`.
  */

@@ -1,5 +1,6 @@
 import { activityCatalogSchema, activityReportSchema } from '@leadhook/contracts';
 import { newId } from '@leadhook/db';
+import { liveJob } from '@leadhook/queue';
 import {
   type AuthedAgent,
   type Harness,
@@ -158,7 +159,9 @@ describe('POST /leads/{id}/activities', () => {
     expect(
       await h.prisma.outbox.count({ where: { payload: { equals: { activity_id: activity.id } } } }),
     ).toBe(1);
-    const job = await waitFor(() => h.queues.get('activity').getJob(`activity-${activity.id}`));
+    const job = await waitFor(() =>
+      liveJob(h.queues.get('activity'), 'activity', { activity_id: activity.id }),
+    );
     expect(job.data).toEqual({ activity_id: activity.id });
   });
 

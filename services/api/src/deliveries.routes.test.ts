@@ -1,6 +1,6 @@
 import { deliveryListSchema, deliverySchema } from '@leadhook/contracts';
 import { createLogger, createMetrics } from '@leadhook/observability';
-import { QueueSet } from '@leadhook/queue';
+import { liveJob, QueueSet } from '@leadhook/queue';
 import { closedPort } from '@leadhook/worker-runtime/testing';
 import request from 'supertest';
 import { createApp } from './app.js';
@@ -300,8 +300,11 @@ describe('POST /deliveries/{id}/redeliver', () => {
     // The row's attempt_count is its place in the retry schedule: the first entry again.
     expect(row.attemptCount).toBe(0);
     expect(row.activityId).toBe(activityId);
-    // Handed to the webhook worker by the call itself, under the job id it uses.
-    const job = await h.queues.get('delivery').getJob(`delivery-${deliveryId}-0`);
+    // Handed to the webhook worker by the call itself, under the key it uses.
+    const job = await liveJob(h.queues.get('delivery'), 'delivery', {
+      delivery_id: deliveryId,
+      attempt: 0,
+    });
     expect(job?.data).toEqual({ delivery_id: deliveryId, attempt: 0 });
     expect(await job?.getState()).toBe('waiting');
     expect(row.nextAttemptAt?.getTime()).toBeGreaterThanOrEqual(before);
@@ -414,11 +417,15 @@ describe('POST /subscriptions/{id}/recover', () => {
     // other follows it (queued), as the webhook worker sends a lead's deliveries.
     const [head, behind] = newFailed;
     const queue = h.queues.get('delivery');
-    expect((await queue.getJob(`delivery-${head?.deliveryId}-0`))?.data).toEqual({
+    expect(
+      (await liveJob(queue, 'delivery', { delivery_id: head?.deliveryId ?? '', attempt: 0 }))?.data,
+    ).toEqual({
       delivery_id: head?.deliveryId,
       attempt: 0,
     });
-    expect(await queue.getJob(`delivery-${behind?.deliveryId}-0`)).toBeUndefined();
+    expect(
+      await liveJob(queue, 'delivery', { delivery_id: behind?.deliveryId ?? '', attempt: 0 }),
+    ).toBeUndefined();
     const log = await s.api.get(`/api/v1/subscriptions/${s.subscriptionId}/deliveries`);
     const shown = (id: string | undefined) =>
       log.body.data.find((d: { id: string }) => d.id === id);

@@ -21,7 +21,7 @@ import { findSubscription } from './subscriptions.service.js';
 /**
  * The delivery log and its two repair actions (docs/api.md, "Deliveries"; Svix's
  * message destination and attempt). Redeliver and recover reset rows and then,
- * after the commit, enqueue the head of each chain they touched with the job id
+ * after the commit, enqueue the head of each chain they touched under the key
  * the webhook worker uses (`delivery-<id>-<attempt>`), so a healthy subscriber
  * gets it at once. The row is the truth: if Redis is away, the webhook worker's
  * reconciler finds the due head in PostgreSQL within its interval. The
@@ -185,8 +185,8 @@ export async function getDelivery(
  * Enqueues the head of each chain (the job the webhook worker would enqueue for
  * it), after the reset committed. A chain whose head is another delivery (an
  * earlier one still pending) gets that head's job: the reset one follows it. A
- * job Redis already holds pending is left as it is; one it keeps as finished
- * under the same id (attempt 0 ran before) is replaced (QueueSet.requeueMany).
+ * job Redis already holds pending is left as it is; one that finished (attempt 0
+ * ran before) does not stop a new one (QueueSet.requeueMany).
  * Redis away: logged, and the reconciler sends the due heads from PostgreSQL.
  */
 async function enqueueHeads(deps: DeliveryActionDeps, chains: readonly Chain[]): Promise<void> {

@@ -1,6 +1,6 @@
 import { createPool, createPrisma, type Pool } from '@leadhook/db';
 import { createLogger, createMetrics } from '@leadhook/observability';
-import { OutboxRelay, outboxTopicsRelayedBy } from '@leadhook/queue';
+import { liveJob, OutboxRelay, outboxTopicsRelayedBy } from '@leadhook/queue';
 import { closedPort, freePort, PrivateRedis, waitFor } from '@leadhook/worker-runtime/testing';
 import request from 'supertest';
 import { createApp, createInternalApp } from './app.js';
@@ -107,7 +107,7 @@ describe('api /readyz and Redis', () => {
     await redis.start();
     await waitFor(() => h.queues.redis.status === 'ready', 30_000);
     const inspect = h.queues.get('activity');
-    expect(await inspect.getJob(`activity-${activityId}`)).toBeUndefined();
+    expect(await liveJob(inspect, 'activity', { activity_id: activityId })).toBeUndefined();
     relayPool = createPool({ databaseUrl: h.db.url });
     relay = new OutboxRelay({
       pool: relayPool,
@@ -116,7 +116,7 @@ describe('api /readyz and Redis', () => {
       intervalMs: 200,
     });
     relay.start();
-    const job = await waitFor(() => inspect.getJob(`activity-${activityId}`), {
+    const job = await waitFor(() => liveJob(inspect, 'activity', { activity_id: activityId }), {
       timeoutMs: 30_000,
       intervalMs: 250,
     });

@@ -32,10 +32,9 @@ import type { StatsRange } from './stats.range.js';
 /**
  * Run before each query, in its transaction. The row estimate of
  * jsonb_array_elements (100 per row) made a year of rejections look like ten
- * million rows, past PostgreSQL's JIT inlining and optimization thresholds: on a
- * million submissions JIT compilation took 3.8 s of a 2.9 s query (the workers'
- * share included), and it cost 50-150 ms on the others, for counts that take a
- * few hundred ms to compute (bench/RESULTS.md). These aggregates never gain from JIT.
+ * million rows, past PostgreSQL's JIT inlining and optimization thresholds: JIT
+ * compilation then cost more than the query itself (bench/RESULTS.md, "JIT was
+ * the largest single cost"). These aggregates never gain from JIT.
  */
 export const STATS_JIT_OFF: Prisma.Sql = Prisma.sql`SET LOCAL jit = off`;
 

@@ -153,8 +153,9 @@ const CORS_OPTIONS = {
 /**
  * `cors(CORS_OPTIONS)`, with the two headers it sets on every non-preflight
  * request (a static origin "*", no credentials, so no Vary) set directly: the
- * package resolves its options through three callbacks per request, ~1% of the
- * intake's CPU per lead in the intake bench. Preflights still go to the package.
+ * package resolves its options through three callbacks per request, CPU paid by
+ * every lead (bench/RESULTS.md, "Figures that code comments quoted"). Preflights
+ * still go to the package.
  */
 function corsAnyOrigin(): RequestHandler {
   const preflight = cors({

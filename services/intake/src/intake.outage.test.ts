@@ -1,5 +1,5 @@
 import { createPool } from '@leadhook/db';
-import { OutboxRelay, outboxTopicsRelayedBy, QueueSet } from '@leadhook/queue';
+import { liveJob, OutboxRelay, outboxTopicsRelayedBy, QueueSet } from '@leadhook/queue';
 import { closedPort, freePort, PrivateRedis } from '@leadhook/worker-runtime/testing';
 import request from 'supertest';
 import { countRows, createHarness, type Harness, validLead, waitFor } from './testing/harness.js';
@@ -82,7 +82,9 @@ describe('Redis unavailable', () => {
     const source = await h.makeSource({ rateLimit: 1 });
     const before = await request(h.app).post(source.path).send(validLead());
     expect(before.status).toBe(201);
-    await waitFor(() => h.queues.get('enrollment').getJob(`enroll-${before.body.lead_id}`));
+    await waitFor(() =>
+      liveJob(h.queues.get('enrollment'), 'enrollment', { lead_id: before.body.lead_id }),
+    );
 
     await redis.stop();
     await waitFor(() => h.redis.status !== 'ready' && h.queues.redis.status !== 'ready');
@@ -107,7 +109,8 @@ describe('Redis unavailable', () => {
     await redis.start();
     await waitFor(() => h.queues.redis.status === 'ready');
     const inspect = h.queues.get('enrollment');
-    for (const id of during) expect(await inspect.getJob(`enroll-${id}`)).toBeUndefined();
+    for (const id of during)
+      expect(await liveJob(inspect, 'enrollment', { lead_id: id })).toBeUndefined();
 
     relayQueues = new QueueSet({ redisUrl: redis.url, prefix: h.prefix });
     // The playbook worker's relay (the consumer of the enrollment queue).
@@ -122,7 +125,9 @@ describe('Redis unavailable', () => {
     // The relay waits out the rows' grace period (10 s) before it re-sends them.
     const jobs = await waitFor(
       async () => {
-        const found = await Promise.all(during.map((id) => inspect.getJob(`enroll-${id}`)));
+        const found = await Promise.all(
+          during.map((id) => liveJob(inspect, 'enrollment', { lead_id: id })),
+        );
         return found.every((job) => job !== undefined) ? found : undefined;
       },
       { timeoutMs: 30_000, intervalMs: 250 },

@@ -1,4 +1,5 @@
 import { isId } from '@leadhook/db';
+import { liveJob } from '@leadhook/queue';
 import request from 'supertest';
 import {
   countRows,
@@ -111,7 +112,9 @@ describe('an accepted lead', () => {
       { topic: 'enrollment', payload: { lead_id: leadId }, done_at: null },
     ]);
 
-    const job = await waitFor(() => h.queues.get('enrollment').getJob(`enroll-${leadId}`));
+    const job = await waitFor(() =>
+      liveJob(h.queues.get('enrollment'), 'enrollment', { lead_id: leadId }),
+    );
     expect(job.data).toEqual({ lead_id: leadId });
   });
 

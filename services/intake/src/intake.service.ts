@@ -155,12 +155,10 @@ type AcceptSettled = { ok: true; outcome: AcceptOutcome } | { ok: false; err: un
 
 /**
  * Group commit (MicroBatcher, packages/db). At most 64 leads per call: bounds a
- * transaction's lock set and duration. One call in flight per batcher: measured
- * on the intake bench (2 cores, 64 connections, CPU per accepted lead
- * intake / PostgreSQL), 1 in flight gave 0.44 / 0.14 ms, 2 gave 0.48–0.58 /
- * 0.17–0.19 ms and 4 gave 0.65 / 0.23 ms: more calls in flight make smaller
- * batches, and the fixed cost per call is what batching saves. Before batching:
- * 0.82 / 0.50 ms. Concurrent batches of other processes are ordered by the
+ * transaction's lock set and duration. One call in flight per batcher: more
+ * calls in flight make smaller batches, and the fixed cost per call is what
+ * batching saves; one in flight cost the least CPU per lead (bench/RESULTS.md,
+ * "Figures that code comments quoted"). Concurrent batches of other processes are ordered by the
  * advisory locks, which intake_accept_batch takes in sorted order.
  */
 const ACCEPT_BATCH = { maxBatchSize: 64, maxInFlight: 1 };
@@ -168,8 +166,8 @@ const ACCEPT_BATCH = { maxBatchSize: 64, maxInFlight: 1 };
 const LOOKUP_BATCH = { maxBatchSize: 64, maxInFlight: 1 };
 /**
  * The enrollment fast path: jobs of leads committed while an addBulk is in flight
- * go out together (one MULTI instead of one round trip and one promise race per
- * job; BullMQ's add was ~9% of the intake's CPU per lead).
+ * go out together (one pipeline instead of one round trip and one promise race
+ * per job; BullMQ's add was a large share of the intake's CPU per lead).
  */
 const ENQUEUE_BATCH = { maxBatchSize: 256, maxInFlight: 1 };
 

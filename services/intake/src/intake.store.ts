@@ -1,8 +1,8 @@
 /**
- * The intake's SQL. Raw `pg`, not Prisma, on purpose: intake is the hot path (a
- * benchmark holds it to half of pgbench doing the same inserts), and a plain pool
- * with named prepared statements measured ~2x faster per row than Prisma
- * (docs/operations.md, "Architecture"). Accepted leads are group-committed (MicroBatcher, packages/db): the
+ * The intake's SQL. Raw `pg`, not Prisma, on purpose: intake is the hot path
+ * (its benchmark compares it with pgbench doing the same inserts), and a plain
+ * pool with named prepared statements costs far less per row than Prisma
+ * (bench/RESULTS.md, "Figures that code comments quoted"). Accepted leads are group-committed (MicroBatcher, packages/db): the
  * source lookups of concurrent requests share one query, and their writes one
  * call of the SQL function intake_accept_batch (locks in sorted order, duplicate
  * lookups, leads, submissions and outbox rows, as one transaction). The

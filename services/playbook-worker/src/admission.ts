@@ -31,8 +31,8 @@ export const DEFAULT_ADMISSION = {
 /**
  * Admission control: due steps come before new enrollments. Every enrollment
  * starts a play whose steps are promised on time (enrollment
- * starts the steps at once); a burst of 10,000 accepted leads enrolled as fast as
- * they arrive made every step of every play late (bench/playbook). So the
+ * starts the steps at once); a burst of accepted leads enrolled as fast as they
+ * arrive made every step of every play late (bench/playbook). So the
  * enrollment consumer holds each lead while the steps already due but not run
  * are too many or too late (the oldest one past maxLagMs), and a burst queues at
  * enrollment (lead accepted → `started`, which the benchmark reports next to the

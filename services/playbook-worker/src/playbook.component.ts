@@ -1,7 +1,7 @@
 import { ActivityRecorder } from '@leadhook/activities';
 import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
 import { type MessagingProvider, SimulationProvider } from '@leadhook/providers';
-import { createWorkerRedis, PeriodicTask } from '@leadhook/queue';
+import { createWorkerRedis, PeriodicTask, payloadOf } from '@leadhook/queue';
 import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -25,8 +25,9 @@ export interface PlaybookComponentOptions {
   concurrency?: number;
   /**
    * Enrollment jobs run at once. Default PLAYBOOK_ENROLLMENT_CONCURRENCY (8): an enrollment is a few round trips
-   * of waiting, so one at a time capped a steady 200 leads/s at ~50 enrollments/s
-   * (bench/e2e); the admission gate, not this number, keeps due steps first.
+   * of waiting, so one at a time fell behind a steady stream of leads (bench/RESULTS.md,
+   * "Figures that code comments quoted"); the admission gate, not this number,
+   * keeps due steps first.
    */
   enrollmentConcurrency?: number;
   /** Admission control: enrollments wait while steps are late (admission.ts). */
@@ -140,13 +141,14 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
             const started = Date.now();
             const heldMs = await gate.waitForRoom(stopping.signal);
             held.observe(heldMs / 1000);
-            const result = await enrollLead(deps, job.data.lead_id);
+            const { lead_id: leadId } = payloadOf('enrollment', job);
+            const result = await enrollLead(deps, leadId);
             enrollments.inc({ result: result.kind });
             // A lead enrolled, or not and why, is news; one already enrolled
             // (a job delivered twice, the relay's re-send) is not.
             logger[result.kind === 'already_enrolled' ? 'debug' : 'info'](
               {
-                lead_id: job.data.lead_id,
+                lead_id: leadId,
                 ...(result.kind === 'enrolled' || result.kind === 'already_enrolled'
                   ? { enrollment_id: result.enrollmentId }
                   : {}),

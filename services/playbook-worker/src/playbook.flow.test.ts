@@ -1,4 +1,5 @@
 import { receiveInbound } from '@leadhook/providers';
+import { jobsOf } from '@leadhook/queue';
 import { Queue } from 'bullmq';
 import { runStep } from './step/step.runner.js';
 import { Harness, REDIS_URL, waitFor } from './testing/harness.js';
@@ -123,7 +124,12 @@ describe('a lead from enrollment to its outcome', () => {
     const queue = new Queue('playbook-step', { connection: { url: REDIS_URL }, prefix: h.prefix });
     try {
       await waitFor(
-        async () => (await queue.getJobState(`step-${enrollment.id}-1`)) === 'completed',
+        async () =>
+          (
+            await jobsOf(queue, 'playbook-step', { enrollment_id: enrollment.id, step: 1 }, [
+              'completed',
+            ])
+          ).length > 0,
       );
     } finally {
       await queue.close();

@@ -1,4 +1,5 @@
 import { newId } from '@leadhook/db';
+import { jobsOf, liveJob } from '@leadhook/queue';
 import { Queue } from 'bullmq';
 import { enrollLead } from './enrollment.job.js';
 import { runStep } from './step/step.runner.js';
@@ -76,16 +77,22 @@ describe('a step runs once per lead', () => {
           { jobId: `dup-${enrollmentId}-${i}` },
         );
       }
+      const step0 = { enrollment_id: enrollmentId, step: 0 };
       await waitFor(async () => {
         const states = await Promise.all(
-          [`step-${enrollmentId}-0`, ...[0, 1, 2].map((i) => `dup-${enrollmentId}-${i}`)].map(
-            (id) => queue.getJobState(id),
-          ),
+          [0, 1, 2].map((i) => queue.getJobState(`dup-${enrollmentId}-${i}`)),
         );
-        return states.every((s) => s === 'completed');
+        const enqueued = await jobsOf(queue, 'playbook-step', step0);
+        return (
+          enqueued.length > 0 &&
+          [...states, ...(await Promise.all(enqueued.map((job) => job.getState())))].every(
+            (s) => s === 'completed',
+          )
+        );
       });
-      // The next step is scheduled (an hour away) under its own id.
-      expect(await queue.getJobState(`step-${enrollmentId}-1`)).toBe('delayed');
+      // The next step is scheduled (an hour away) under its own key.
+      const step1 = await liveJob(queue, 'playbook-step', { enrollment_id: enrollmentId, step: 1 });
+      expect(await step1?.getState()).toBe('delayed');
     } finally {
       await queue.close();
     }
@@ -108,9 +115,12 @@ describe('the reconciler', () => {
     await runtime.queues.enqueue('enrollment', { lead_id: leadId });
     const enrollment = await waitFor(() => h.prisma.enrollment.findUnique({ where: { leadId } }));
     const queue = new Queue('playbook-step', { connection: { url: REDIS_URL }, prefix: h.prefix });
-    const jobId = `step-${enrollment.id}-0`;
+    const step0 = { enrollment_id: enrollment.id, step: 0 };
     try {
-      await waitFor(async () => (await queue.getJobState(jobId)) === 'delayed');
+      await waitFor(
+        async () =>
+          (await (await liveJob(queue, 'playbook-step', step0))?.getState()) === 'delayed',
+      );
       // Redis restarts with nothing on disk: every key of the step queue is gone.
       // (Its state is not checked here: the reconciler, every 200 ms, may already
       // have put it back, which is the point.)
@@ -240,5 +250,49 @@ describe('enrollment', () => {
     await waitFor(async () => (await h.labels(leadId)).includes('started'));
     await waitFor(async () => (await h.openEnrollmentOutboxRows(leadId)) === 0);
     expect(await h.prisma.enrollment.count({ where: { leadId } })).toBe(1);
+  });
+});
+
+describe('a job whose payload is malformed', () => {
+  it('fails at its first attempt, for good, and the worker goes on with valid jobs', async () => {
+    const { runtime } = await h.startWorker();
+    const connection = { url: REDIS_URL };
+    const enrollments = new Queue('enrollment', { connection, prefix: h.prefix });
+    const steps = new Queue('playbook-step', { connection, prefix: h.prefix });
+    try {
+      // Three attempts allowed: a retry would show as attemptsMade > 1.
+      const bad = [
+        {
+          queue: enrollments,
+          id: (await enrollments.add('enrollment', { lead_id: 42 }, { attempts: 3 })).id,
+        },
+        {
+          queue: steps,
+          id: (
+            await steps.add(
+              'playbook-step',
+              { enrollment_id: 'enr_x', step: 'one' },
+              { attempts: 3 },
+            )
+          ).id,
+        },
+      ];
+      const failed = await waitFor(async () => {
+        const states = await Promise.all(bad.map(({ queue, id }) => queue.getJobState(id ?? '')));
+        if (!states.every((state) => state === 'failed')) return undefined;
+        return await Promise.all(bad.map(({ queue, id }) => queue.getJob(id ?? '')));
+      });
+      for (const job of failed) {
+        expect(job?.attemptsMade).toBe(1);
+        expect(job?.failedReason).toMatch(/^invalid (enrollment|playbook-step) job payload/);
+      }
+      const source = await h.playbook([{ type: 'sms', delay_seconds: 3600, template: 'Hi' }]);
+      const { leadId } = await h.lead(source);
+      await runtime.queues.enqueue('enrollment', { lead_id: leadId });
+      await waitFor(() => h.prisma.enrollment.findUnique({ where: { leadId } }));
+    } finally {
+      await enrollments.close();
+      await steps.close();
+    }
   });
 });

@@ -1,6 +1,4 @@
-import { QUEUES } from '@leadhook/queue';
 import type { PlaybookDeps } from './playbook.deps.js';
-import { scheduleStep } from './playbook.deps.js';
 
 export interface ReconcileOptions {
   /** Enrollments due up to this far ahead are scheduled too (as delayed jobs). */
@@ -11,10 +9,10 @@ export interface ReconcileOptions {
 /**
  * Re-enqueues the step of every active play that PostgreSQL says is due (or due
  * within the horizon) in case Redis, which keeps nothing on disk, has forgotten
- * its job (docs/operations.md, "Architecture"). Deterministic job ids make
- * this harmless for jobs Redis still holds. A job Redis kept as completed or
- * failed while the row still points at its step (a processing error) would block
- * the re-add of its id, so it is removed first. Returns how many were enqueued.
+ * its job (docs/operations.md, "Architecture"), in one Redis round trip. BullMQ's
+ * deduplication leaves alone a step whose job Redis still holds live, and adds
+ * one whose job completed or failed while the row still points at its step (a
+ * processing error). Returns how many were enqueued.
  */
 export async function reconcileOnce(
   deps: PlaybookDeps,
@@ -27,20 +25,19 @@ export async function reconcileOnce(
     orderBy: { nextRunAt: 'asc' },
     take: options.batchSize ?? 500,
   });
-  const queue = deps.queues.get('playbook-step');
-  let enqueued = 0;
-  for (const row of due) {
-    if (!row.nextRunAt) continue;
-    const payload = { enrollment_id: row.id, step: row.currentStep };
-    const jobId = QUEUES['playbook-step'].jobId(payload);
-    const state = await queue.getJobState(jobId);
-    if (state === 'completed' || state === 'failed') {
-      await queue.remove(jobId);
-    } else if (state !== 'unknown') {
-      continue;
-    }
-    scheduleStep(deps, row.id, row.currentStep, row.nextRunAt);
-    enqueued++;
-  }
-  return enqueued;
+  const nowMs = now.getTime();
+  const { sent } = await deps.queues.addMany(
+    'playbook-step',
+    due.flatMap((row) =>
+      row.nextRunAt
+        ? [
+            {
+              payload: { enrollment_id: row.id, step: row.currentStep },
+              delayMs: Math.max(0, row.nextRunAt.getTime() - nowMs),
+            },
+          ]
+        : [],
+    ),
+  );
+  return sent;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
+import { jobsOf } from '@leadhook/queue';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
 import { closedPort, waitFor } from '@leadhook/worker-runtime/testing';
 import { Queue } from 'bullmq';
@@ -92,7 +93,7 @@ describe('playbook-worker', () => {
         [{ lead_id: leadId }, { activity_id: activityId }],
       );
       const job = await waitFor(
-        async () => (await enrollments.getJob(`enroll-${leadId}`)) ?? undefined,
+        async () => (await jobsOf(enrollments, 'enrollment', { lead_id: leadId }))[0],
       );
       expect(job.data).toEqual({ lead_id: leadId });
       await waitFor(async () => {
@@ -107,7 +108,7 @@ describe('playbook-worker', () => {
         `SELECT relay_count, done_at IS NOT NULL AS done FROM outbox WHERE topic = 'activity'`,
       );
       expect(rows).toEqual([{ relay_count: 0, done: false }]);
-      expect(await activities.getJob(`activity-${activityId}`)).toBeUndefined();
+      expect(await jobsOf(activities, 'activity', { activity_id: activityId })).toEqual([]);
 
       const metrics = await http.get('/metrics');
       const age = /^leadhook_outbox_oldest_open_seconds\{[^}]*\} (\S+)$/m.exec(metrics.text);

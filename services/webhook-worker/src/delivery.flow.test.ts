@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { webhookPayloadSchema } from '@leadhook/contracts';
+import { jobsOf } from '@leadhook/queue';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import request from 'supertest';
@@ -233,8 +234,12 @@ describe('fan-out and the payload', () => {
 });
 
 describe('heads sent by their fan-out', () => {
-  const jobState = (w: RunningWorker, deliveryId: string) =>
-    w.queues.get('delivery').getJobState(`delivery-${deliveryId}-0`);
+  /** The state of the delivery job of a head's first attempt ('unknown': none). */
+  const jobState = async (w: RunningWorker, deliveryId: string) => {
+    const queue = w.queues.get('delivery');
+    const [job] = await jobsOf(queue, 'delivery', { delivery_id: deliveryId, attempt: 0 });
+    return job ? await job.getState() : 'unknown';
+  };
 
   /** One `started` activity to one subscriber, delivered: the worker, what it got, the row. */
   async function deliverOne(sendSlots?: number) {

@@ -1,6 +1,6 @@
 import { createPool, isId, newId, type Pool } from '@leadhook/db';
 import { rowsRead } from '@leadhook/db/testing';
-import { QueueSet } from '@leadhook/queue';
+import { jobsOf, liveJob, QueueSet } from '@leadhook/queue';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import type { FanOutRow } from './fanout.queries.js';
@@ -246,8 +246,9 @@ describe('the delivery functions', () => {
   it('fan-out keeps index plans made while the tables were small, as they grow unanalyzed', async () => {
     // A session caches its plans at its first calls. In a new database those come
     // while the tables are nearly empty, and autovacuum analyzes (and so re-plans)
-    // only a minute or more later: bench/e2e saw one sequential scan of activities
-    // per fan-out for its first seconds, a backlog of ~1 s. Every statement of the
+    // only a minute or more later: bench/e2e saw a sequential scan of activities
+    // per fan-out for its first seconds (bench/RESULTS.md, "Figures that code
+    // comments quoted"). Every statement of the
     // fan-out reads by key, so it reads a few rows whatever the sizes.
     const { ids, client } = await openActivitiesAndASession();
     try {
@@ -379,11 +380,15 @@ describe('the delivery functions', () => {
     // The claimed one is leased (a second claim waits); the other is the queue's.
     expect((await claim(claimed?.delivery_id ?? ''))?.claim).toBe('busy');
     await reconcileOnce(deps(), { horizonMs: 0 });
-    expect(await inspect.getJob(`delivery-${claimed?.delivery_id}-0`)).toBeUndefined();
+    expect(
+      await jobsOf(inspect, 'delivery', { delivery_id: claimed?.delivery_id ?? '', attempt: 0 }),
+    ).toEqual([]);
     // Its sender dies without recording: once the lease lapses the reconciler sends it.
     await new Promise((r) => setTimeout(r, 400));
     await reconcileOnce(deps(), { horizonMs: 0 });
-    expect(await inspect.getJob(`delivery-${claimed?.delivery_id}-0`)).toBeDefined();
+    expect(
+      await liveJob(inspect, 'delivery', { delivery_id: claimed?.delivery_id ?? '', attempt: 0 }),
+    ).toBeDefined();
     // Heads not due now are never claimed.
     const later = await activity(await h.lead(), 'started');
     const { rows: again } = await pool.query<{ r: { claimed: unknown[] } }>(
@@ -454,8 +459,8 @@ describe('the delivery functions', () => {
 
     // Neither the leased head nor the queued one is the reconciler's to enqueue.
     await reconcileOnce(deps(), { horizonMs: 5000 });
-    expect(await inspect.getJob(`delivery-${head.id}-0`)).toBeUndefined();
-    expect(await inspect.getJob(`delivery-${next.id}-0`)).toBeUndefined();
+    expect(await jobsOf(inspect, 'delivery', { delivery_id: head.id, attempt: 0 })).toEqual([]);
+    expect(await jobsOf(inspect, 'delivery', { delivery_id: next.id, attempt: 0 })).toEqual([]);
 
     // Recording the head's success hands the chain on: with goOn the next one is claimed at once.
     expect(await succeed(head.id, true)).toMatchObject({
@@ -532,7 +537,7 @@ describe('the delivery functions', () => {
     });
     expect(await h.prisma.attempt.count({ where: { deliveryId: id } })).toBe(0);
     await reconcileOnce(deps(), { horizonMs: 5000 });
-    expect((await inspect.getJob(`delivery-${id}-0`))?.data).toEqual({
+    expect((await liveJob(inspect, 'delivery', { delivery_id: id, attempt: 0 }))?.data).toEqual({
       delivery_id: id,
       attempt: 0,
     });
@@ -749,8 +754,9 @@ describe('the delivery functions', () => {
   it('records by key lookups, also with plans a session made while the tables were small', async () => {
     // A plain join of the items with deliveries was planned on a new database as
     // a scan of deliveries (a hash join, or a merge join over the whole primary
-    // key), kept by the session: bench/webhooks read 22 M index entries for
-    // 30,000 deliveries (prisma/functions/webhook/webhook_record_attempts.sql).
+    // key), kept by the session: a scan of deliveries per record call
+    // (bench/RESULTS.md, "Reading the runs of 00:48–00:57";
+    // prisma/functions/webhook/webhook_record_attempts.sql).
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     const chain = await chainOf(subscriptionId, 10);
     const client = new pg.Client({ connectionString: h.db.url });
@@ -892,7 +898,7 @@ describe('the delivery functions', () => {
 
     // The head is due: the reconciler enqueues it (and only it).
     expect(await reconcileOnce(deps(), { horizonMs: 5000 })).toBe(1);
-    expect(await inspect.getJob(`delivery-${head.id}-0`)).toBeDefined();
+    expect(await liveJob(inspect, 'delivery', { delivery_id: head.id, attempt: 0 })).toBeDefined();
 
     // The head fails and waits for its retry in an hour: nothing is due.
     await pool.query(

@@ -5,7 +5,7 @@ import { leaseMs } from './delivery/delivery.queries.js';
 import { releaseLease } from './delivery/hand-back.handler.js';
 import { jittered } from './delivery/retry.policy.js';
 import type { FanOutRow } from './fanout.queries.js';
-import { enqueueNewDeliveries, enqueueOrLog, type WebhookDeps } from './webhook.deps.js';
+import { enqueueDeliveries, enqueueOrLog, type WebhookDeps } from './webhook.deps.js';
 
 export type FanOutResult =
   | {
@@ -104,26 +104,17 @@ export async function fanOut(
     deliveryId: h.id,
     attempt: h.attempt_count,
     dueAt: h.due_ms === null ? null : new Date(h.due_ms),
-    created: h.created,
   }));
+  // New heads and heads that waited behind a delivery now gone alike: one whose
+  // job finished gets a new one, one whose job is live is left as it is.
   try {
-    await enqueueNewDeliveries(
-      deps,
-      heads.filter((h) => h.created),
-    );
+    await enqueueDeliveries(deps, heads);
   } catch (err) {
     deps.logger.warn(
       { err, activity_id: activityId },
       'delivery enqueue failed; the reconciler will send them',
     );
   }
-  // A head that existed before (it waited behind a delivery that is gone) may
-  // have a finished job under its id: enqueueDelivery checks.
-  await Promise.all(
-    heads
-      .filter((h) => !h.created)
-      .map((h) => enqueueOrLog(deps, h.deliveryId, h.attempt, h.dueAt)),
-  );
   return {
     kind: 'fanned_out',
     activities: row.activities ?? 0,

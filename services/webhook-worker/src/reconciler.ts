@@ -1,4 +1,4 @@
-import { enqueueDelivery, type WebhookDeps } from './webhook.deps.js';
+import { enqueueDeliveries, type WebhookDeps } from './webhook.deps.js';
 
 export interface ReconcileOptions {
   /** Heads due up to this far ahead are enqueued too (as delayed jobs). */
@@ -10,9 +10,9 @@ export interface ReconcileOptions {
  * Re-enqueues the head of every delivery chain that PostgreSQL says is due (or
  * due within the horizon): Redis keeps nothing on disk and may have forgotten
  * the job (a restart, an obliterated queue, a fast-path enqueue that failed, a
- * worker killed while it went down a chain). Deterministic job ids make this
- * harmless for jobs Redis still holds, and a head enqueued twice runs once (the
- * claim re-reads the row). A head whose lease is held is due when it lapses.
+ * worker killed while it went down a chain), in one Redis round trip. BullMQ's
+ * deduplication makes this harmless for jobs Redis still holds, and a head
+ * enqueued twice runs once (the claim re-reads the row). A head whose lease is held is due when it lapses.
  * Returns how many heads were enqueued or confirmed.
  *
  * Cheap whatever the backlog: deliveries waiting behind their chain's head are
@@ -20,8 +20,8 @@ export interface ReconcileOptions {
  * of waiting deliveries are never read; only heads (one per chain) are, in due
  * order, each checked against webhook_chain_head. The due time is the index's
  * range condition, so heads retrying later (a dead subscriber's) are not read
- * either (EXPLAIN with 200,000 pending deliveries behind 4,000 retrying heads
- * and 100 due ones: 100 rows read, bench/RESULTS.md). Every pending delivery
+ * either: only the due heads are (bench/RESULTS.md, "The reconciler with a big
+ * backlog"). Every pending delivery
  * has a next_attempt_at (fan-out, retry and the API's redeliver set it).
  */
 export async function reconcileOnce(
@@ -44,8 +44,9 @@ export async function reconcileOnce(
       LIMIT $2`,
     [horizon, options.batchSize ?? 500],
   );
-  for (const head of heads) {
-    await enqueueDelivery(deps, head.id, head.attempt_count, head.due_at);
-  }
+  await enqueueDeliveries(
+    deps,
+    heads.map((head) => ({ deliveryId: head.id, attempt: head.attempt_count, dueAt: head.due_at })),
+  );
   return heads.length;
 }

@@ -6,7 +6,7 @@ import {
   MicroBatcher,
   type Pool,
 } from '@leadhook/db';
-import { createWorkerRedis, PeriodicTask } from '@leadhook/queue';
+import { createWorkerRedis, PeriodicTask, payloadOf } from '@leadhook/queue';
 import type { Resolve } from '@leadhook/webhooks';
 import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
 import { Worker } from 'bullmq';
@@ -37,18 +37,17 @@ export interface WebhookComponentOptions {
    * A delivery job holds no database connection while its attempt is in
    * flight: the number is how many chains from the queue wait on subscribers at
    * once (beside those the fan-outs claimed, in the send slots, which stay busy
-   * while fan-outs run). With 32, bench/webhooks left the machine ~15 % idle once
-   * its fan-outs ran ahead of the sends; 96 sent 6–14 % more in 4 interleaved
-   * pairs, and its larger record batches cost PostgreSQL less per delivery
-   * (bench/RESULTS.md, seventh session).
+   * while fan-outs run). Fewer left the machine partly idle once the fan-outs ran
+   * ahead of the sends; 96 sent more, and its larger record batches cost
+   * PostgreSQL less per delivery (bench/RESULTS.md, "Reading the runs of
+   * 06:48–08:12").
    *
    * Fan-out jobs spend most of their time outside their batch's transaction
    * (BullMQ's fetch and finish of the job, the enqueue of its heads): with 16 of
-   * them, batches (FAN_OUT_BATCHING) averaged 4.4 activities and the fan-outs,
-   * not the sends, paced bench/webhooks (deliveries created minus succeeded
-   * stayed at ~350 all run). With 48 they fill to 8, a lead's activities are
-   * fanned out in ~2 statements instead of ~3, and PostgreSQL's CPU per delivery
-   * fell by a sixth (bench/RESULTS.md, seventh session).
+   * them, batches (FAN_OUT_BATCHING) stayed half empty and the fan-outs, not the
+   * sends, paced the deliveries. With 48 they fill, a lead's activities take
+   * fewer statements, and PostgreSQL's CPU per delivery falls (bench/RESULTS.md,
+   * "Reading the runs of 06:48–08:12").
    */
   concurrency?: number;
   /**
@@ -143,7 +142,7 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       // (fanout.job.ts); with fewer slots than all fan-outs' reservations, the
       // fan-outs queued behind a batch got none under load, and their heads took
       // the delivery queue: a job and a claim transaction more per delivery
-      // (bench/e2e at 200 leads/s: 36 % of first deliveries).
+      // (bench/RESULTS.md, "Figures that code comments quoted").
       slots = new SendSlots(options.sendSlots ?? activityConcurrency * CLAIM_PER_FAN_OUT);
       const deps: WebhookDeps = {
         slots,
@@ -208,12 +207,13 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
         'activity',
         async (job) => {
           const started = Date.now();
-          const result = await fanOut(deps, job.data.activity_id);
+          const { activity_id: activityId } = payloadOf('activity', job);
+          const result = await fanOut(deps, activityId);
           // One line per activity: debug, like a successful attempt (what went
           // wrong is logged at warn where it happens).
           logger.debug(
             {
-              activity_id: job.data.activity_id,
+              activity_id: activityId,
               result: result.kind,
               ...(result.kind === 'fanned_out'
                 ? {

@@ -1,6 +1,6 @@
 import type { MicroBatcher, Pool } from '@leadhook/db';
 import type { Logger } from '@leadhook/observability';
-import { QUEUES, type QueueSet } from '@leadhook/queue';
+import type { QueueSet } from '@leadhook/queue';
 import type { Resolve } from '@leadhook/webhooks';
 import type { ClaimedDelivery } from './delivery/claimed-delivery.model.js';
 import type { AttemptRecord } from './delivery/delivery.queries.js';
@@ -52,11 +52,10 @@ export interface WebhookDeps {
 }
 
 /**
- * Enqueues a delivery attempt with its deterministic id. A job Redis still keeps
- * as completed or failed under that id (it ran and returned early, e.g. as not
- * yet the chain's head) would make BullMQ ignore the add, so it is removed first.
- * Fails when Redis is away: the caller logs it and the reconciler, which reads
- * PostgreSQL, enqueues it later.
+ * Enqueues a delivery attempt, due at `dueAt` (null: now), unless a job for it is
+ * live (QueueSet.enqueue); one whose job finished (it ran and returned early,
+ * e.g. as not yet the chain's head) gets a new one. Fails when Redis is away:
+ * the caller logs it and the reconciler, which reads PostgreSQL, enqueues it later.
  */
 export async function enqueueDelivery(
   deps: Pick<WebhookDeps, 'queues' | 'now'>,
@@ -64,39 +63,24 @@ export async function enqueueDelivery(
   attempt: number,
   dueAt: Date | null,
 ): Promise<void> {
-  const payload = { delivery_id: deliveryId, attempt };
-  const queue = deps.queues.get('delivery');
-  const jobId = QUEUES.delivery.jobId(payload);
-  const state = await queue.getJobState(jobId);
-  if (state === 'completed' || state === 'failed') await queue.remove(jobId);
-  else if (state !== 'unknown') return;
-  const delayMs = dueAt ? Math.max(0, dueAt.getTime() - deps.now().getTime()) : 0;
-  await deps.queues.enqueue('delivery', payload, delayMs);
+  await enqueueDeliveries(deps, [{ deliveryId, attempt, dueAt }]);
 }
 
 /**
- * Enqueues the heads a fan-out just created, in one round trip (BullMQ addBulk):
- * their job ids cannot exist yet, so no state check is needed. Fails when Redis
- * is away (the reconciler enqueues them from PostgreSQL later).
+ * enqueueDelivery for many attempts in one round trip (BullMQ addBulk). Fails
+ * when Redis is away (the reconciler enqueues them from PostgreSQL later).
  */
-export async function enqueueNewDeliveries(
+export async function enqueueDeliveries(
   deps: Pick<WebhookDeps, 'queues' | 'now'>,
   heads: readonly { deliveryId: string; attempt: number; dueAt: Date | null }[],
 ): Promise<void> {
-  if (heads.length === 0) return;
-  const queue = deps.queues.get('delivery');
-  if (deps.queues.redis.status !== 'ready') throw new Error(`redis is ${deps.queues.redis.status}`);
   const now = deps.now().getTime();
-  await queue.addBulk(
-    heads.map((head) => {
-      const data = { delivery_id: head.deliveryId, attempt: head.attempt };
-      const delay = head.dueAt ? Math.max(0, head.dueAt.getTime() - now) : 0;
-      return {
-        name: 'delivery',
-        data,
-        opts: { jobId: QUEUES.delivery.jobId(data), ...(delay > 0 ? { delay } : {}) },
-      };
-    }),
+  await deps.queues.addMany(
+    'delivery',
+    heads.map((head) => ({
+      payload: { delivery_id: head.deliveryId, attempt: head.attempt },
+      delayMs: head.dueAt ? Math.max(0, head.dueAt.getTime() - now) : 0,
+    })),
   );
 }
 

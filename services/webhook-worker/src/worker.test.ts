@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
+import { jobsOf } from '@leadhook/queue';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
 import { closedPort, freePort, waitFor } from '@leadhook/worker-runtime/testing';
 import { Queue } from 'bullmq';
@@ -83,10 +84,12 @@ describe('webhook-worker', () => {
          VALUES ('enrollment', $1, now()), ('activity', $2, now())`,
         [{ lead_id: leadId }, { activity_id: activityId }],
       );
-      let job = await activities.getJob(`activity-${activityId}`);
+      const jobOf = async () =>
+        (await jobsOf(activities, 'activity', { activity_id: activityId }))[0];
+      let job = await jobOf();
       for (let i = 0; !job && i < 200; i++) {
         await new Promise((r) => setTimeout(r, 50));
-        job = await activities.getJob(`activity-${activityId}`);
+        job = await jobOf();
       }
       expect(job?.data).toEqual({ activity_id: activityId });
       // Several relay rounds (every 50 ms) pass the enrollment row by.
@@ -95,7 +98,7 @@ describe('webhook-worker', () => {
         `SELECT relay_count, done_at IS NOT NULL AS done FROM outbox WHERE topic = 'enrollment'`,
       );
       expect(rows).toEqual([{ relay_count: 0, done: false }]);
-      expect(await enrollments.getJob(`enroll-${leadId}`)).toBeUndefined();
+      expect(await jobsOf(enrollments, 'enrollment', { lead_id: leadId })).toEqual([]);
     } finally {
       await client.end();
       for (const queue of [enrollments, activities]) {

@@ -1,4 +1,5 @@
 import type { Logger } from '@leadhook/observability';
+import { payloadOf } from '@leadhook/queue';
 import { DelayedError, type Job } from 'bullmq';
 import type { Counter, Histogram } from 'prom-client';
 import type { PlaybookDeps } from '../playbook.deps.js';
@@ -15,7 +16,8 @@ export interface StepMetrics {
 /**
  * The BullMQ processor of the `playbook-step` queue: runs the step
  * (step.runner.ts), counts and logs it, and moves a deferred or early job to
- * delayed so that it keeps its id.
+ * delayed so that it stays the step's one live job. A malformed payload fails
+ * the job for good (payloadOf).
  */
 /**
  * At the default level (info) the log says what happened to a lead: a step
@@ -32,10 +34,11 @@ export function stepLogLevel(result: StepResult): 'info' | 'debug' {
 export function stepProcessor(deps: PlaybookDeps, logger: Logger, metrics: StepMetrics) {
   return async (job: Job<StepPayload>, token?: string): Promise<void> => {
     const started = Date.now();
-    const result = await runStep(deps, job.data);
+    const payload = payloadOf('playbook-step', job);
+    const result = await runStep(deps, payload);
     const fields = {
-      enrollment_id: job.data.enrollment_id,
-      step: job.data.step,
+      enrollment_id: payload.enrollment_id,
+      step: payload.step,
       result: result.kind,
       duration_ms: Date.now() - started,
     };
@@ -51,8 +54,8 @@ export function stepProcessor(deps: PlaybookDeps, logger: Logger, metrics: StepM
       'playbook step',
     );
     if ((result.kind === 'deferred' || result.kind === 'not_due') && token) {
-      // The same job waits for the new due time (its id stays the one the
-      // reconciler would add): BullMQ's "move to delayed" pattern.
+      // The same job waits for the new due time, still holding the step's work
+      // key (a reconciler's add is dropped): BullMQ's "move to delayed" pattern.
       const at = result.kind === 'deferred' ? result.until : result.dueAt;
       const delayMs = Math.max(0, at.getTime() - deps.now().getTime());
       await job.moveToDelayed(Date.now() + delayMs, token);

@@ -4,8 +4,8 @@ import type { Pool, PoolClient } from '@leadhook/db';
 /**
  * The step job's statements: one read, then the SQL functions of a step's
  * transitions (prisma/functions/playbook/), whose headers say what each
- * guarantees. Plain pg (bench/playbook: Prisma's ~25 statements per step were
- * most of the worker's CPU).
+ * guarantees. Plain pg: Prisma's statements per step were most of the worker's
+ * CPU (bench/RESULTS.md, "Figures that code comments quoted").
  */
 
 const DAY_MS = 86_400_000;

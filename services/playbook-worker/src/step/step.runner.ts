@@ -6,17 +6,14 @@ import {
   recordedActivities,
 } from '@leadhook/activities';
 import { checkContactWindow } from '@leadhook/contact-window';
-import type { PlaybookStep } from '@leadhook/contracts';
+import type { JobPayloads, PlaybookStep } from '@leadhook/contracts';
 import { DUE_TOLERANCE_MS, type PlaybookDeps, scheduleStep } from '../playbook.deps.js';
 import { parseSteps } from '../steps.js';
 import { claimStep, deferStep, readPlay, recordStep } from './step.queries.js';
 import { sendStep } from './step.sender.js';
 
 /** A `playbook-step` job's data: step `step` of enrollment `enrollment_id` (the row is the truth). */
-export interface StepPayload {
-  enrollment_id: string;
-  step: number;
-}
+export type StepPayload = JobPayloads['playbook-step'];
 
 export type StepResult =
   | { kind: 'skipped'; reason: 'not_found' | 'not_active' | 'other_step' | 'claimed_elsewhere' }

@@ -1,28 +1,28 @@
 import type { Logger } from '@leadhook/observability';
+import { type JobPayloads, payloadOf } from '@leadhook/queue';
 import { DelayedError, type Job } from 'bullmq';
 import type { WebhookDeps } from '../webhook.deps.js';
 import { logAttempt } from './attempt.sender.js';
 import { runDelivery } from './chain.runner.js';
 
 /** A `delivery` job's data: attempt `attempt` of delivery `delivery_id` (ids only; the row is the truth). */
-export interface DeliveryJobData {
-  delivery_id: string;
-  attempt: number;
-}
+export type DeliveryJobData = JobPayloads['delivery'];
 
 /**
  * The BullMQ processor of the `delivery` queue: runs the job (chain.runner.ts)
  * and, when its delivery is not due yet or was handed back, moves the same job
- * to delayed so that it keeps its id.
+ * to delayed so that it stays the attempt's one live job. A malformed payload
+ * fails the job for good (payloadOf).
  */
 export function deliveryProcessor(deps: WebhookDeps, logger: Logger) {
   return async (job: Job<DeliveryJobData>, token?: string): Promise<void> => {
-    const result = await runDelivery(deps, job.data, (report) => logAttempt(logger, report));
+    const payload = payloadOf('delivery', job);
+    const result = await runDelivery(deps, payload, (report) => logAttempt(logger, report));
     if (result.kind === 'skipped') {
       logger.debug(
         {
-          delivery_id: job.data.delivery_id,
-          attempt: job.data.attempt,
+          delivery_id: payload.delivery_id,
+          attempt: payload.attempt,
           reason: result.reason,
         },
         'delivery job skipped',
@@ -32,7 +32,7 @@ export function deliveryProcessor(deps: WebhookDeps, logger: Logger) {
     if (token) {
       // Fired before the row's due time (a reconciler that looked ahead) or
       // while another worker holds its lease: the same job waits, keeping its
-      // id. Handed back (this process is stopping): it is due now, for
+      // work key. Handed back (this process is stopping): it is due now, for
       // another worker.
       const dueAt = result.kind === 'not_due' ? result.dueAt.getTime() : Date.now();
       await job.moveToDelayed(dueAt, token);
