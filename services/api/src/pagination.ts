@@ -8,8 +8,14 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-/** `limit` (default 20) and `cursor` of a query validated by a list's query schema (listQuerySchema). */
-export function pageRequestOf(query: { limit?: number; cursor?: string }): PageRequest {
+/** The paging part of a query validated by a list's query schema (listQuerySchema). */
+export interface PageQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+/** `limit` (default 20) and `cursor` of a list's query. */
+export function pageRequestOf(query: PageQuery): PageRequest {
   return { limit: query.limit ?? 20, cursor: query.cursor };
 }
 
