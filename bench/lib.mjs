@@ -193,6 +193,31 @@ export function machineSecondsBetween(before, after) {
 }
 
 /**
+ * One CPU reading for a run's report: the CPU seconds of each group of processes
+ * (`{ name: pids }`) and of the Redis server, this process's usage, the machine's
+ * ticks and the time. Two readings bracket the measured part of a run.
+ */
+export function cpuSnapshot(groups) {
+  return {
+    ...Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, cpuSeconds(pids)])),
+    redis: cpuSeconds(redisPids()),
+    loader: process.cpuUsage(),
+    machine: machineTicks(),
+    at: Date.now(),
+  };
+}
+
+/** The database's commits and rows returned so far (pg_stat_database), for a run's cost per lead. */
+export async function databaseCounters(dbUrl) {
+  const [counters] = await sql(
+    dbUrl,
+    `SELECT xact_commit::bigint AS commits, tup_returned::bigint AS returned
+       FROM pg_stat_database WHERE datname = current_database()`,
+  );
+  return counters;
+}
+
+/**
  * The n-th distinct valid lead (JSON text) the benchmarks post: every field of the
  * intake form, a unique phone (exchanges 200-999, lines 0000-9999 of `areaCode`)
  * and email. San Francisco (415) by default: California has no state contact rule.

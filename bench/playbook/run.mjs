@@ -43,13 +43,12 @@ import {
   adminUrl,
   benchArgs,
   benchLead,
-  cpuSeconds,
+  cpuSnapshot,
   createBenchTenant,
+  databaseCounters,
   freePort,
   machineSecondsBetween,
-  machineTicks,
   ownCpuSecondsSince,
-  redisPids,
   redisUrl,
   root,
   scratchDatabase,
@@ -86,8 +85,6 @@ const STEPS = [
   { type: 'call', delay_seconds: 2 },
 ];
 const STEP_LABELS = ['first_message_sent', 'message_sent', 'call_attempted'];
-
-// --- /proc accounting (as bench/intake) -------------------------------------------
 
 // --- a fresh database: one account, the three-step playbook, one source -----------
 const loadBefore = loadavg();
@@ -175,16 +172,7 @@ try {
     (await sql(adminUrl, 'SELECT pid FROM pg_stat_activity WHERE datname = $1', [dbName])).map(
       (r) => r.pid,
     );
-  const snapshot = async () => ({
-    workers: cpuSeconds(pids.workers),
-    webhook: cpuSeconds(pids.webhook),
-    intake: cpuSeconds(pids.intake),
-    postgres: cpuSeconds(await benchBackends()),
-    redis: cpuSeconds(redisPids()),
-    loader: process.cpuUsage(),
-    machine: machineTicks(),
-    at: Date.now(),
-  });
+  const snapshot = async () => cpuSnapshot({ ...pids, postgres: await benchBackends() });
   const before = await snapshot();
   const posted = await autocannon({
     url: `${intakeBase}/marketing_sources/${accountId}/${intakeKey}`,
@@ -383,11 +371,7 @@ try {
        FROM pg_stat_user_tables WHERE relname = ANY($1) ORDER BY seq_tup_read DESC`,
     [['activities', 'outbox', 'enrollments', 'leads', 'provider_messages']],
   );
-  const [dbStats] = await sql(
-    dbUrl,
-    `SELECT xact_commit::bigint AS commits, tup_returned::bigint AS returned
-       FROM pg_stat_database WHERE datname = current_database()`,
-  );
+  const dbStats = await databaseCounters(dbUrl);
   const outboxIdx = await sql(
     dbUrl,
     `SELECT indexrelname AS name, idx_tup_read::bigint AS n FROM pg_stat_user_indexes

@@ -47,14 +47,14 @@ import {
   ask,
   benchArgs,
   cpuSeconds,
+  cpuSnapshot,
   createBenchTenant,
+  databaseCounters,
   fakeId,
   freePort,
   machineSecondsBetween,
-  machineTicks,
   ownCpuSecondsSince,
   postgresPids,
-  redisPids,
   redisUrl,
   scratchDatabase,
   sleep,
@@ -241,15 +241,7 @@ try {
   };
 
   const pids = { worker: [worker.pid], subscribers: [subscriberProc.pid] };
-  const snapshot = () => ({
-    worker: cpuSeconds(pids.worker),
-    subscribers: cpuSeconds(pids.subscribers),
-    postgres: cpuSeconds(postgresPids()),
-    redis: cpuSeconds(redisPids()),
-    loader: process.cpuUsage(),
-    machine: machineTicks(),
-    at: Date.now(),
-  });
+  const snapshot = () => cpuSnapshot({ ...pids, postgres: postgresPids() });
   const producer = new QueueSet({ redisUrl, prefix: queuePrefix });
   while (producer.redis.status !== 'ready') await sleep(20);
   const monitor = new pg.Client({ connectionString: dbUrl });
@@ -397,11 +389,7 @@ try {
        (SELECT count(*)::int FROM outbox WHERE done_at IS NULL) AS outbox_open`,
   );
   const pgVersion = (await sql(dbUrl, 'SHOW server_version'))[0].server_version;
-  const [dbStats] = await sql(
-    dbUrl,
-    `SELECT xact_commit::bigint AS commits, tup_returned::bigint AS returned
-       FROM pg_stat_database WHERE datname = current_database()`,
-  );
+  const dbStats = await databaseCounters(dbUrl);
   const tables = await sql(
     dbUrl,
     `SELECT relname, seq_scan::bigint AS seq_scan, seq_tup_read::bigint AS seq_read,
