@@ -20,13 +20,14 @@ export function pageRequestOf(query: PageQuery): PageRequest {
 }
 
 /**
- * Keyset pagination on time-sortable ids, newest first: ask the store for
- * `limit + 1` rows with `id < cursor`; the extra row only says another page exists.
- * The cursor is the last id shown, so a row created meanwhile never shifts a page.
+ * Keyset pagination on time-sortable ids, newest first: the findMany arguments
+ * that ask the store for `limit + 1` of the rows matching `where` with
+ * `id < cursor`; the extra row only says another page exists. The cursor is the
+ * last id shown, so a row created meanwhile never shifts a page.
  */
-export function keyset(page: PageRequest) {
+export function keyset<W extends object>(page: PageRequest, where: W) {
   return {
-    where: page.cursor === undefined ? {} : { id: { lt: page.cursor } },
+    where: { ...where, ...(page.cursor === undefined ? {} : { id: { lt: page.cursor } }) },
     orderBy: { id: 'desc' as const },
     take: page.limit + 1,
   };
