@@ -139,6 +139,14 @@ export async function waitReady(base, name) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** Sends SIGTERM to each child process still running, and resolves once they have exited. */
+export async function stopChildren(children) {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  await Promise.all(
+    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
+  );
+}
+
 /** CPU seconds (user + system) of a set of processes. */
 export function cpuSeconds(pids) {
   let ticks = 0;

@@ -54,6 +54,7 @@ import {
   scratchDatabase,
   sleep,
   sql,
+  stopChildren,
   waitReady,
 } from '../lib.mjs';
 
@@ -274,10 +275,7 @@ try {
     .filter((line) => line.startsWith('leadhook_outbox_relayed_total'))
     .reduce((a, line) => a + Number(line.split(' ').pop()), 0);
 
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(
-    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
-  );
+  await stopChildren(children);
   children.length = 0;
 
   // --- figures from PostgreSQL --------------------------------------------------------
@@ -440,10 +438,7 @@ ${lags.map(lagRow).join('\n')}
   if (args.out) appendFileSync(resolve(root, args.out), report);
   exitCode = exactlyOnce && all && all.p99 < 1 ? 0 : exactlyOnce ? 2 : 1;
 } finally {
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(
-    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
-  );
+  await stopChildren(children);
   await scratch.drop();
 }
 process.exit(exitCode);

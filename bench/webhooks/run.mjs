@@ -59,6 +59,7 @@ import {
   scratchDatabase,
   sleep,
   sql,
+  stopChildren,
   waitReady,
 } from '../lib.mjs';
 
@@ -468,10 +469,7 @@ ${variants.map(bareRow).join('\n')}
   if (args.out) appendFileSync(resolve(root, args.out), report);
   exitCode = met ? 0 : complete ? 2 : 1;
 } finally {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  await Promise.all(
-    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
-  );
+  await stopChildren(children);
   await scratch.drop();
 }
 process.exit(exitCode);
