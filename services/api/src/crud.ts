@@ -2,11 +2,17 @@ import {
   type JSONSchema,
   listQuerySchema,
   type OpenApiOperation,
+  type OpenApiSchemaName,
   type OpenApiTag,
 } from '@leadhook/contracts';
 import { accountIdOf } from './auth.middleware.js';
 import { type PageRequest, pageRequestOf } from './pagination.js';
 import { defineRoute, type Route, type RouteCall } from './route.js';
+
+/** A component schema whose list (`${name}List`) is a component too: `Playbook`, … */
+type ItemSchemaName = {
+  [N in OpenApiSchemaName]: `${N}List` extends OpenApiSchemaName ? N : never;
+}[OpenApiSchemaName];
 
 /** The validated body a route with body schema `S` hands its handler. */
 type BodyOf<S extends JSONSchema> = RouteCall<string, S, undefined>['body'];
@@ -28,7 +34,7 @@ export interface CrudSpec<Ctx, C extends JSONSchema, U extends JSONSchema>
   /** The collection, `/playbooks`; one item is `/playbooks/{id}`. */
   path: string;
   /** The item's component schema; the list's is `${schema}List`. */
-  schema: 'Playbook' | 'MarketingSource';
+  schema: ItemSchemaName;
   tag: OpenApiTag;
   /** One item in the operations' prose (`marketing source`); an `s` makes the plural. */
   noun: string;
