@@ -139,6 +139,14 @@ export async function waitReady(base, name) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** Sends SIGTERM to each child process still running, and resolves once they have exited. */
+export async function stopChildren(children) {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  await Promise.all(
+    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
+  );
+}
+
 /** CPU seconds (user + system) of a set of processes. */
 export function cpuSeconds(pids) {
   let ticks = 0;
@@ -190,6 +198,31 @@ export function machineSecondsBetween(before, after) {
     idle: (after.idle - before.idle) / 100,
     steal: (after.steal - before.steal) / 100,
   };
+}
+
+/**
+ * One CPU reading for a run's report: the CPU seconds of each group of processes
+ * (`{ name: pids }`) and of the Redis server, this process's usage, the machine's
+ * ticks and the time. Two readings bracket the measured part of a run.
+ */
+export function cpuSnapshot(groups) {
+  return {
+    ...Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, cpuSeconds(pids)])),
+    redis: cpuSeconds(redisPids()),
+    loader: process.cpuUsage(),
+    machine: machineTicks(),
+    at: Date.now(),
+  };
+}
+
+/** The database's commits and rows returned so far (pg_stat_database), for a run's cost per lead. */
+export async function databaseCounters(dbUrl) {
+  const [counters] = await sql(
+    dbUrl,
+    `SELECT xact_commit::bigint AS commits, tup_returned::bigint AS returned
+       FROM pg_stat_database WHERE datname = current_database()`,
+  );
+  return counters;
 }
 
 /**

@@ -163,20 +163,16 @@ async function runProbes(until, everyMs = 25) {
 // --- the attacks ---------------------------------------------------------------
 const CAP = 60 * 1024;
 const repeat = (unit, joiner, n) => Array.from({ length: n }, unit).join(joiner);
-const formOf = (text) => ({
+/** A POST of `text`, sent as `contentType`, to the source's intake URL. */
+const postOf = (contentType, text) => ({
   base: intakeBase,
   method: 'POST',
   path: postPath,
-  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  headers: { 'content-type': contentType },
   body: text,
 });
-const jsonOf = (text) => ({
-  base: intakeBase,
-  method: 'POST',
-  path: postPath,
-  headers: { 'content-type': 'application/json' },
-  body: text,
-});
+const formOf = (text) => postOf('application/x-www-form-urlencoded', text);
+const jsonOf = (text) => postOf('application/json', text);
 const deep = 20_000;
 const attacks = {
   'form: 16,000 × a=1': formOf(repeat(() => 'a=1', '&', 16_000)),

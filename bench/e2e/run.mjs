@@ -38,13 +38,11 @@ import {
   ask,
   benchArgs,
   benchLead,
-  cpuSeconds,
+  cpuSnapshot,
   createBenchTenant,
   fakeId,
   freePort,
-  machineTicks,
   postgresPids,
-  redisPids,
   redisUrl,
   root,
   scratchDatabase,
@@ -283,14 +281,7 @@ try {
     ...Object.fromEntries(SERVICES.map((n) => [n, [procs[n].pid]])),
     subscriber: [subscriberProc.pid],
   };
-  const snapshot = () => ({
-    ...Object.fromEntries(Object.entries(pids).map(([k, v]) => [k, cpuSeconds(v)])),
-    postgres: cpuSeconds(postgresPids()),
-    redis: cpuSeconds(redisPids()),
-    loader: process.cpuUsage(),
-    machine: machineTicks(),
-    at: Date.now(),
-  });
+  const snapshot = () => cpuSnapshot({ ...pids, postgres: postgresPids() });
 
   async function firstReceipts() {
     return new Map(

@@ -21,6 +21,7 @@ import {
   benchArgs,
   benchLead,
   cpuSeconds,
+  cpuSnapshot,
   createBenchTenant,
   freePort,
   machineSecondsBetween,
@@ -111,13 +112,7 @@ await load(args.warmup);
 accepted.length = 0;
 statuses.clear();
 const pgPidsBefore = postgresPids();
-const cpuBefore = {
-  intake: cpuSeconds([intake.pid]),
-  postgres: cpuSeconds(pgPidsBefore),
-  loader: process.cpuUsage(),
-  redis: cpuSeconds(redisPids()),
-  machine: machineTicks(),
-};
+const cpuBefore = cpuSnapshot({ intake: [intake.pid], postgres: pgPidsBefore });
 const result = await load(duration);
 const cpu = {
   intake: cpuSeconds([intake.pid]) - cpuBefore.intake,

@@ -43,18 +43,18 @@ import {
   adminUrl,
   benchArgs,
   benchLead,
-  cpuSeconds,
+  cpuSnapshot,
   createBenchTenant,
+  databaseCounters,
   freePort,
   machineSecondsBetween,
-  machineTicks,
   ownCpuSecondsSince,
-  redisPids,
   redisUrl,
   root,
   scratchDatabase,
   sleep,
   sql,
+  stopChildren,
   waitReady,
 } from '../lib.mjs';
 
@@ -86,8 +86,6 @@ const STEPS = [
   { type: 'call', delay_seconds: 2 },
 ];
 const STEP_LABELS = ['first_message_sent', 'message_sent', 'call_attempted'];
-
-// --- /proc accounting (as bench/intake) -------------------------------------------
 
 // --- a fresh database: one account, the three-step playbook, one source -----------
 const loadBefore = loadavg();
@@ -175,16 +173,7 @@ try {
     (await sql(adminUrl, 'SELECT pid FROM pg_stat_activity WHERE datname = $1', [dbName])).map(
       (r) => r.pid,
     );
-  const snapshot = async () => ({
-    workers: cpuSeconds(pids.workers),
-    webhook: cpuSeconds(pids.webhook),
-    intake: cpuSeconds(pids.intake),
-    postgres: cpuSeconds(await benchBackends()),
-    redis: cpuSeconds(redisPids()),
-    loader: process.cpuUsage(),
-    machine: machineTicks(),
-    at: Date.now(),
-  });
+  const snapshot = async () => cpuSnapshot({ ...pids, postgres: await benchBackends() });
   const before = await snapshot();
   const posted = await autocannon({
     url: `${intakeBase}/marketing_sources/${accountId}/${intakeKey}`,
@@ -286,10 +275,7 @@ try {
     .filter((line) => line.startsWith('leadhook_outbox_relayed_total'))
     .reduce((a, line) => a + Number(line.split(' ').pop()), 0);
 
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(
-    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
-  );
+  await stopChildren(children);
   children.length = 0;
 
   // --- figures from PostgreSQL --------------------------------------------------------
@@ -383,11 +369,7 @@ try {
        FROM pg_stat_user_tables WHERE relname = ANY($1) ORDER BY seq_tup_read DESC`,
     [['activities', 'outbox', 'enrollments', 'leads', 'provider_messages']],
   );
-  const [dbStats] = await sql(
-    dbUrl,
-    `SELECT xact_commit::bigint AS commits, tup_returned::bigint AS returned
-       FROM pg_stat_database WHERE datname = current_database()`,
-  );
+  const dbStats = await databaseCounters(dbUrl);
   const outboxIdx = await sql(
     dbUrl,
     `SELECT indexrelname AS name, idx_tup_read::bigint AS n FROM pg_stat_user_indexes
@@ -456,10 +438,7 @@ ${lags.map(lagRow).join('\n')}
   if (args.out) appendFileSync(resolve(root, args.out), report);
   exitCode = exactlyOnce && all && all.p99 < 1 ? 0 : exactlyOnce ? 2 : 1;
 } finally {
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(
-    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
-  );
+  await stopChildren(children);
   await scratch.drop();
 }
 process.exit(exitCode);

@@ -47,18 +47,19 @@ import {
   ask,
   benchArgs,
   cpuSeconds,
+  cpuSnapshot,
   createBenchTenant,
+  databaseCounters,
   fakeId,
   freePort,
   machineSecondsBetween,
-  machineTicks,
   ownCpuSecondsSince,
   postgresPids,
-  redisPids,
   redisUrl,
   scratchDatabase,
   sleep,
   sql,
+  stopChildren,
   waitReady,
 } from '../lib.mjs';
 
@@ -241,15 +242,7 @@ try {
   };
 
   const pids = { worker: [worker.pid], subscribers: [subscriberProc.pid] };
-  const snapshot = () => ({
-    worker: cpuSeconds(pids.worker),
-    subscribers: cpuSeconds(pids.subscribers),
-    postgres: cpuSeconds(postgresPids()),
-    redis: cpuSeconds(redisPids()),
-    loader: process.cpuUsage(),
-    machine: machineTicks(),
-    at: Date.now(),
-  });
+  const snapshot = () => cpuSnapshot({ ...pids, postgres: postgresPids() });
   const producer = new QueueSet({ redisUrl, prefix: queuePrefix });
   while (producer.redis.status !== 'ready') await sleep(20);
   const monitor = new pg.Client({ connectionString: dbUrl });
@@ -397,11 +390,7 @@ try {
        (SELECT count(*)::int FROM outbox WHERE done_at IS NULL) AS outbox_open`,
   );
   const pgVersion = (await sql(dbUrl, 'SHOW server_version'))[0].server_version;
-  const [dbStats] = await sql(
-    dbUrl,
-    `SELECT xact_commit::bigint AS commits, tup_returned::bigint AS returned
-       FROM pg_stat_database WHERE datname = current_database()`,
-  );
+  const dbStats = await databaseCounters(dbUrl);
   const tables = await sql(
     dbUrl,
     `SELECT relname, seq_scan::bigint AS seq_scan, seq_tup_read::bigint AS seq_read,
@@ -480,10 +469,7 @@ ${variants.map(bareRow).join('\n')}
   if (args.out) appendFileSync(resolve(root, args.out), report);
   exitCode = met ? 0 : complete ? 2 : 1;
 } finally {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  await Promise.all(
-    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
-  );
+  await stopChildren(children);
   await scratch.drop();
 }
 process.exit(exitCode);

@@ -25,7 +25,7 @@ export {
 } from './lifecycle.js';
 export type { Logger, LoggerConfig } from './logger.js';
 export { createLogger, REDACT_PATHS } from './logger.js';
-export type { Metrics } from './metrics.js';
-export { createMetrics } from './metrics.js';
+export type { Metrics, ZeroedCounterSpec } from './metrics.js';
+export { createMetrics, zeroedCounter } from './metrics.js';
 export { routeMatcher } from './route-label.js';
 export { withTimeout } from './timeout.js';

@@ -30,3 +30,32 @@ export function createMetrics(service: string): Metrics {
   });
   return { registry, httpRequests, httpDuration };
 }
+
+export interface ZeroedCounterSpec<L extends string> {
+  name: string;
+  help: string;
+  /** The counter's one label. */
+  label: L;
+  /** Every value the label takes: each series starts at 0. */
+  values: readonly string[];
+}
+
+/**
+ * A counter with one label, registered with every value of it at 0, so its rates
+ * exist before the first increment and a scrape shows each value.
+ */
+export function zeroedCounter<L extends string>(
+  registry: Registry,
+  spec: ZeroedCounterSpec<L>,
+): Counter<L> {
+  const counter = new Counter({
+    name: spec.name,
+    help: spec.help,
+    labelNames: [spec.label],
+    registers: [registry],
+  });
+  for (const value of spec.values) {
+    counter.inc({ [spec.label]: value } as Partial<Record<L, string>>, 0);
+  }
+  return counter;
+}

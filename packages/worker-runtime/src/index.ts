@@ -1,3 +1,5 @@
+export type { QueueWorkerEvents } from './queue-worker-events.js';
+export { logQueueWorkerEvents } from './queue-worker-events.js';
 export type { RetentionKind, RetentionOptions } from './retention.js';
 export { RETENTION_KINDS, RETENTION_LOCK_KEY, RetentionJob } from './retention.js';
 export {

@@ -11,6 +11,7 @@ import {
   type Metrics,
   operatorApp,
   runProcess,
+  zeroedCounter,
 } from '@leadhook/observability';
 import {
   OutboxRelay,
@@ -136,13 +137,12 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
 
   registerQueueDepthGauge(metrics.registry, queues);
 
-  const retentionRemoved = new Counter({
+  const retentionRemoved = zeroedCounter(metrics.registry, {
     name: 'leadhook_retention_removed_total',
     help: 'Rows the retention job removed (idempotency_keys, outbox) or emptied (attempt_bodies)',
-    labelNames: ['kind'] as const,
-    registers: [metrics.registry],
+    label: 'kind',
+    values: RETENTION_KINDS,
   });
-  for (const kind of RETENTION_KINDS) retentionRemoved.inc({ kind }, 0);
   const retentionLastRun = new Gauge({
     name: 'leadhook_retention_last_run_timestamp_seconds',
     help: 'When this process last finished a retention round (0: never; one copy works at a time)',

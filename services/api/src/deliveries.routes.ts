@@ -7,7 +7,7 @@ import {
   recoverDeliveries,
   redeliver,
 } from './deliveries.service.js';
-import { notFound } from './errors.js';
+import { found } from './errors.js';
 import { pageRequestOf } from './pagination.js';
 import { defineRoute } from './route.js';
 
@@ -22,15 +22,15 @@ export const deliveriesRoutes = [
     query: deliveryListQuerySchema,
     success: { status: 200, schema: 'DeliveryList', description: 'A page of deliveries.' },
     handler: async ({ res, params, query }, deps: DeliveryActionDeps) => {
-      const result = await listDeliveries(
+      const filter = { status: query.status };
+      const list = await listDeliveries(
         deps.prisma,
         accountIdOf(res),
         params.id,
         pageRequestOf(query),
-        { status: query.status },
+        filter,
       );
-      if (result.kind === 'not_found') throw notFound('subscription');
-      res.json(result.page);
+      res.json(found(list, 'subscription').page);
     },
   }),
   defineRoute({
@@ -41,9 +41,11 @@ export const deliveriesRoutes = [
     tag: 'Deliveries',
     success: { status: 200, schema: 'Delivery', description: 'The delivery.' },
     handler: async ({ res, params }, deps: DeliveryActionDeps) => {
-      const result = await getDelivery(deps.prisma, accountIdOf(res), params.id);
-      if (result.kind === 'not_found') throw notFound('delivery');
-      res.json(result.delivery);
+      const { delivery } = found(
+        await getDelivery(deps.prisma, accountIdOf(res), params.id),
+        'delivery',
+      );
+      res.json(delivery);
     },
   }),
   defineRoute({
@@ -56,9 +58,8 @@ export const deliveriesRoutes = [
     tag: 'Deliveries',
     success: { status: 200, schema: 'Delivery', description: 'The delivery, pending again.' },
     handler: async ({ res, params }, deps: DeliveryActionDeps) => {
-      const result = await redeliver(deps, accountIdOf(res), params.id);
-      if (result.kind === 'not_found') throw notFound('delivery');
-      res.json(result.delivery);
+      const { delivery } = found(await redeliver(deps, accountIdOf(res), params.id), 'delivery');
+      res.json(delivery);
     },
   }),
   defineRoute({
@@ -78,8 +79,7 @@ export const deliveriesRoutes = [
     handler: async ({ res, params, body }, deps: DeliveryActionDeps) => {
       const since = new Date(body.since);
       const result = await recoverDeliveries(deps, accountIdOf(res), params.id, since);
-      if (result.kind === 'not_found') throw notFound('subscription');
-      res.json({ recovered: result.recovered });
+      res.json({ recovered: found(result, 'subscription').recovered });
     },
   }),
 ];

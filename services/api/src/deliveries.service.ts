@@ -149,15 +149,12 @@ export async function listDeliveries(
       orderBy: { id: 'desc' },
     });
   } else {
-    const { where, ...order } = keyset(page);
     rows = await prisma.delivery.findMany({
-      where: {
+      ...keyset(page, {
         subscriptionId,
         ...(filter.status !== undefined ? { status: filter.status } : {}),
-        ...where,
-      },
+      }),
       include: DELIVERY_INCLUDE,
-      ...order,
     });
   }
   const heads = await headsOfPending(prisma, rows.slice(0, page.limit));

@@ -26,6 +26,15 @@ export function notFound(what = 'resource'): ApiError {
   return new ApiError(404, 'not_found', `No such ${what}.`);
 }
 
+/** `result` as the service found it, or the 404 for `what` when it found none. */
+export function found<R extends { kind: string }>(
+  result: R,
+  what: string,
+): Exclude<R, { kind: 'not_found' }> {
+  if (result.kind === 'not_found') throw notFound(what);
+  return result as Exclude<R, { kind: 'not_found' }>;
+}
+
 export function validationFailed(details: readonly ErrorDetail[]): ApiError {
   const count = details.length;
   return new ApiError(

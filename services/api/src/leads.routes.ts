@@ -1,7 +1,7 @@
 import { leadListQuerySchema } from '@leadhook/contracts';
 import type { PrismaClient } from '@leadhook/db';
 import { accountIdOf } from './auth.middleware.js';
-import { notFound } from './errors.js';
+import { found, notFound } from './errors.js';
 import { getLead, listLeads } from './leads.service.js';
 import { pageRequestOf } from './pagination.js';
 import { defineRoute } from './route.js';
@@ -39,9 +39,7 @@ export const leadsRoutes = [
         'The lead; `activities` is its whole timeline, oldest first; `duplicates` the later submissions of the same phone attributed to it.',
     },
     handler: async ({ res, params }, prisma: PrismaClient) => {
-      const result = await getLead(prisma, accountIdOf(res), params.id);
-      if (result.kind === 'not_found') throw notFound('lead');
-      res.json(result.lead);
+      res.json(found(await getLead(prisma, accountIdOf(res), params.id), 'lead').lead);
     },
   }),
 ];

@@ -102,15 +102,12 @@ export async function listLeads(
     });
     if (!source) return { kind: 'source_not_found' };
   }
-  const { where, ...order } = keyset(page);
   const rows = await prisma.lead.findMany({
-    where: {
+    ...keyset(page, {
       accountId,
       ...(filter.sourceId !== undefined ? { sourceId: filter.sourceId } : {}),
-      ...where,
-    },
+    }),
     include: leadInclude,
-    ...order,
   });
   return { kind: 'ok', page: pageOf(rows, page, presentLead) };
 }

@@ -8,19 +8,26 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-/** `limit` (default 20) and `cursor` of a query validated by a list's query schema (listQuerySchema). */
-export function pageRequestOf(query: { limit?: number; cursor?: string }): PageRequest {
+/** The paging part of a query validated by a list's query schema (listQuerySchema). */
+export interface PageQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+/** `limit` (default 20) and `cursor` of a list's query. */
+export function pageRequestOf(query: PageQuery): PageRequest {
   return { limit: query.limit ?? 20, cursor: query.cursor };
 }
 
 /**
- * Keyset pagination on time-sortable ids, newest first: ask the store for
- * `limit + 1` rows with `id < cursor`; the extra row only says another page exists.
- * The cursor is the last id shown, so a row created meanwhile never shifts a page.
+ * Keyset pagination on time-sortable ids, newest first: the findMany arguments
+ * that ask the store for `limit + 1` of the rows matching `where` with
+ * `id < cursor`; the extra row only says another page exists. The cursor is the
+ * last id shown, so a row created meanwhile never shifts a page.
  */
-export function keyset(page: PageRequest) {
+export function keyset<W extends object>(page: PageRequest, where: W) {
   return {
-    where: page.cursor === undefined ? {} : { id: { lt: page.cursor } },
+    where: { ...where, ...(page.cursor === undefined ? {} : { id: { lt: page.cursor } }) },
     orderBy: { id: 'desc' as const },
     take: page.limit + 1,
   };

@@ -2,6 +2,7 @@ import type { Playbook, PlaybookCreate, PlaybookUpdate } from '@leadhook/contrac
 import { playbookSchema } from '@leadhook/contracts';
 import { newId, type PrismaClient } from '@leadhook/db';
 import { keyset, type Page, type PageRequest, pageOf } from './pagination.js';
+import { live } from './scope.js';
 import { type ErrorDetail, storedValidator } from './validation.js';
 
 /** A playbook row as read here (the columns presentPlaybook needs). */
@@ -35,8 +36,6 @@ export type DeletePlaybookResult =
   | { kind: 'not_found' }
   | { kind: 'in_use'; details: ErrorDetail[] };
 
-const live = (accountId: string, id: string) => ({ id, accountId, deletedAt: null });
-
 export async function createPlaybook(
   prisma: PrismaClient,
   accountId: string,
@@ -53,11 +52,7 @@ export async function listPlaybooks(
   accountId: string,
   page: PageRequest,
 ): Promise<Page<Playbook>> {
-  const { where, ...order } = keyset(page);
-  const rows = await prisma.playbook.findMany({
-    where: { accountId, deletedAt: null, ...where },
-    ...order,
-  });
+  const rows = await prisma.playbook.findMany(keyset(page, { accountId, deletedAt: null }));
   return pageOf(rows, page, presentPlaybook);
 }
 

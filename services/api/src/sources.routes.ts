@@ -1,13 +1,12 @@
 import {
   integrationInstructions,
-  listQuerySchema,
   marketingSourceCreateSchema,
   marketingSourceUpdateSchema,
   sourceStatsQuerySchema,
 } from '@leadhook/contracts';
 import { accountIdOf } from './auth.middleware.js';
-import { notFound, validationFailed } from './errors.js';
-import { pageRequestOf } from './pagination.js';
+import { crudRoutes } from './crud.js';
+import { found, notFound, validationFailed } from './errors.js';
 import { defineRoute } from './route.js';
 import {
   createSource,
@@ -35,72 +34,21 @@ function sourceOf(result: SourceWriteResult) {
 
 /** `/marketing_sources` (docs/api.md, "Marketing sources"). Mounted behind requireApiKey. */
 export const sourcesRoutes = [
-  defineRoute({
-    method: 'post',
+  ...crudRoutes({
     path: '/marketing_sources',
-    operationId: 'createMarketingSource',
-    summary: 'Create a marketing source',
+    schema: 'MarketingSource',
     tag: 'Marketing sources',
-    body: marketingSourceCreateSchema,
-    success: { status: 201, schema: 'MarketingSource', description: 'The new marketing source.' },
-    handler: async ({ res, body }, ctx: SourcesContext) => {
-      res.status(201).json(sourceOf(await createSource(ctx, accountIdOf(res), body)));
-    },
-  }),
-  defineRoute({
-    method: 'get',
-    path: '/marketing_sources',
-    operationId: 'listMarketingSources',
-    summary: 'List marketing sources, newest first',
-    tag: 'Marketing sources',
-    query: listQuerySchema,
-    success: {
-      status: 200,
-      schema: 'MarketingSourceList',
-      description: 'A page of marketing sources.',
-    },
-    handler: async ({ res, query }, ctx: SourcesContext) => {
-      res.json(await listSources(ctx, accountIdOf(res), pageRequestOf(query)));
-    },
-  }),
-  defineRoute({
-    method: 'get',
-    path: '/marketing_sources/{id}',
-    operationId: 'getMarketingSource',
-    summary: 'Get a marketing source',
-    tag: 'Marketing sources',
-    success: { status: 200, schema: 'MarketingSource', description: 'The marketing source.' },
-    handler: async ({ res, params }, ctx: SourcesContext) => {
-      res.json(sourceOf(await getSource(ctx, accountIdOf(res), params.id)));
-    },
-  }),
-  defineRoute({
-    method: 'patch',
-    path: '/marketing_sources/{id}',
-    operationId: 'updateMarketingSource',
-    summary: 'Update a marketing source',
-    tag: 'Marketing sources',
-    body: marketingSourceUpdateSchema,
-    success: {
-      status: 200,
-      schema: 'MarketingSource',
-      description: 'The updated marketing source.',
-    },
-    handler: async ({ res, params, body }, ctx: SourcesContext) => {
-      res.json(sourceOf(await updateSource(ctx, accountIdOf(res), params.id, body)));
-    },
-  }),
-  defineRoute({
-    method: 'delete',
-    path: '/marketing_sources/{id}',
-    operationId: 'deleteMarketingSource',
-    summary: 'Delete a marketing source',
-    tag: 'Marketing sources',
-    success: { status: 204, description: 'Deleted; the marketing source now answers 404.' },
-    handler: async ({ res, params }, ctx: SourcesContext) => {
-      const result = await deleteSource(ctx, accountIdOf(res), params.id);
-      if (result.kind === 'not_found') throw notFound('marketing source');
-      res.status(204).end();
+    noun: 'marketing source',
+    createBody: marketingSourceCreateSchema,
+    updateBody: marketingSourceUpdateSchema,
+    create: async (ctx: SourcesContext, accountId, body) =>
+      sourceOf(await createSource(ctx, accountId, body)),
+    list: listSources,
+    get: async (ctx, accountId, id) => sourceOf(await getSource(ctx, accountId, id)),
+    update: async (ctx, accountId, id, body) =>
+      sourceOf(await updateSource(ctx, accountId, id, body)),
+    delete: async (ctx, accountId, id) => {
+      found(await deleteSource(ctx, accountId, id), 'marketing source');
     },
   }),
   defineRoute({
@@ -151,8 +99,7 @@ export const sourcesRoutes = [
       const range = resolveStatsRange(query, new Date());
       if (!range.ok) throw validationFailed(range.details);
       const result = await sourceStats(ctx.prisma, accountIdOf(res), params.id, range.range);
-      if (result.kind === 'not_found') throw notFound('marketing source');
-      res.json(result.stats);
+      res.json(found(result, 'marketing source').stats);
     },
   }),
 ];

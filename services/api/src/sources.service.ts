@@ -10,6 +10,7 @@ import {
 } from '@leadhook/contracts';
 import { generateIntakeKey, newId, type Prisma, type PrismaClient } from '@leadhook/db';
 import { keyset, type Page, type PageRequest, pageOf } from './pagination.js';
+import { live } from './scope.js';
 import type { ErrorDetail } from './validation.js';
 
 export interface SourcesContext {
@@ -61,8 +62,6 @@ export function presentSource(publicBaseUrl: string, row: SourceRow): MarketingS
 
 export type SourceResult = { kind: 'ok'; source: MarketingSource } | { kind: 'not_found' };
 export type SourceWriteResult = SourceResult | { kind: 'invalid'; details: ErrorDetail[] };
-
-const live = (accountId: string, id: string) => ({ id, accountId, deletedAt: null });
 
 const playbookNotFound: ErrorDetail[] = [
   {
@@ -120,11 +119,9 @@ export async function listSources(
   accountId: string,
   page: PageRequest,
 ): Promise<Page<MarketingSource>> {
-  const { where, ...order } = keyset(page);
-  const rows = await ctx.prisma.marketingSource.findMany({
-    where: { accountId, deletedAt: null, ...where },
-    ...order,
-  });
+  const rows = await ctx.prisma.marketingSource.findMany(
+    keyset(page, { accountId, deletedAt: null }),
+  );
   return pageOf(rows, page, (row) => presentSource(ctx.publicBaseUrl, row));
 }
 

@@ -6,8 +6,8 @@ import {
 } from '@leadhook/contracts';
 import type { Response } from 'express';
 import { accountIdOf } from './auth.middleware.js';
-import { notFound, validationFailed } from './errors.js';
-import { pageRequestOf } from './pagination.js';
+import { found, notFound, validationFailed } from './errors.js';
+import { type PageQuery, pageRequestOf } from './pagination.js';
 import { defineRoute } from './route.js';
 import { type SubscriptionTestContext, sendTestDelivery } from './subscription-test.service.js';
 import {
@@ -44,6 +44,16 @@ async function create(
   res.status(201).json(subscriptionOf(result, 'playbook'));
 }
 
+async function list(
+  ctx: SubscriptionRoutesContext,
+  res: Response,
+  query: PageQuery,
+  playbookId: string | null,
+) {
+  const result = await listSubscriptions(ctx, accountIdOf(res), playbookId, pageRequestOf(query));
+  res.json(found(result, 'playbook').page);
+}
+
 const SECRET_NOTE =
   'The answer is the only place the signing secret (`secret`, `whsec_…`) is shown; reads, lists and updates never carry it.';
 
@@ -53,83 +63,73 @@ const SELECTION_INVALID =
 const subscriptionFields = (scope: string) =>
   `${scope} \`events\` and \`outcomes\` are separate lists of catalog labels, \`["*"]\` for all of that kind, or \`[]\` for none; together at least one label. ${SECRET_NOTE}`;
 
+/** What creating a subscription takes and answers, per playbook or account-wide alike. */
+const CREATE_OPERATION = {
+  method: 'post',
+  tag: 'Subscriptions',
+  body: subscriptionCreateSchema,
+  success: {
+    status: 201,
+    schema: 'SubscriptionWithSecret',
+    description: 'The new subscription with its signing secret (shown only here).',
+  },
+  invalid: SELECTION_INVALID,
+} as const;
+
+/** What listing subscriptions takes and answers, per playbook or account-wide alike. */
+const LIST_OPERATION = {
+  method: 'get',
+  tag: 'Subscriptions',
+  query: listQuerySchema,
+  success: { status: 200, schema: 'SubscriptionList', description: 'A page of subscriptions.' },
+} as const;
+
 /**
  * Activity subscriptions (docs/api.md, "Subscriptions"; docs/webhooks.md): per playbook under
  * `/playbooks/{id}`, and account-wide under `/subscriptions`. Mounted behind requireApiKey.
  */
 export const subscriptionsRoutes = [
   defineRoute({
-    method: 'post',
+    ...CREATE_OPERATION,
     path: '/playbooks/{id}/subscriptions',
     operationId: 'createPlaybookSubscription',
     summary: "Subscribe a URL to a playbook's activities",
     description: subscriptionFields("Deliveries carry the playbook's leads' activities."),
-    tag: 'Subscriptions',
-    body: subscriptionCreateSchema,
-    success: {
-      status: 201,
-      schema: 'SubscriptionWithSecret',
-      description: 'The new subscription with its signing secret (shown only here).',
-    },
-    invalid: SELECTION_INVALID,
     handler: async ({ res, params, body }, ctx: SubscriptionRoutesContext) => {
       await create(ctx, res, body, params.id);
     },
   }),
   defineRoute({
-    method: 'get',
+    ...LIST_OPERATION,
     path: '/playbooks/{id}/subscriptions',
     operationId: 'listPlaybookSubscriptions',
     summary: "List a playbook's subscriptions, newest first",
     description:
       'Only the subscriptions of this playbook; account-wide ones are listed by GET /subscriptions.',
-    tag: 'Subscriptions',
-    query: listQuerySchema,
-    success: { status: 200, schema: 'SubscriptionList', description: 'A page of subscriptions.' },
     handler: async ({ res, params, query }, ctx: SubscriptionRoutesContext) => {
-      const result = await listSubscriptions(
-        ctx,
-        accountIdOf(res),
-        params.id,
-        pageRequestOf(query),
-      );
-      if (result.kind === 'not_found') throw notFound('playbook');
-      res.json(result.page);
+      await list(ctx, res, query, params.id);
     },
   }),
   defineRoute({
-    method: 'post',
+    ...CREATE_OPERATION,
     path: '/subscriptions',
     operationId: 'createAccountSubscription',
     summary: "Subscribe a URL to every playbook's activities (account-wide)",
     description: subscriptionFields(
       'An account-wide subscription (playbook_id null) receives the activities of every playbook of the account, present and future.',
     ),
-    tag: 'Subscriptions',
-    body: subscriptionCreateSchema,
-    success: {
-      status: 201,
-      schema: 'SubscriptionWithSecret',
-      description: 'The new subscription with its signing secret (shown only here).',
-    },
-    invalid: SELECTION_INVALID,
     handler: async ({ res, body }, ctx: SubscriptionRoutesContext) => {
       await create(ctx, res, body, null);
     },
   }),
   defineRoute({
-    method: 'get',
+    ...LIST_OPERATION,
     path: '/subscriptions',
     operationId: 'listSubscriptions',
     summary: "List all the account's subscriptions, newest first",
     description: 'Account-wide (playbook_id null) and per-playbook subscriptions alike.',
-    tag: 'Subscriptions',
-    query: listQuerySchema,
-    success: { status: 200, schema: 'SubscriptionList', description: 'A page of subscriptions.' },
     handler: async ({ res, query }, ctx: SubscriptionRoutesContext) => {
-      const result = await listSubscriptions(ctx, accountIdOf(res), null, pageRequestOf(query));
-      if (result.kind === 'not_found') throw notFound('playbook');
-      res.json(result.page);
+      await list(ctx, res, query, null);
     },
   }),
   defineRoute({
@@ -167,8 +167,7 @@ export const subscriptionsRoutes = [
     tag: 'Subscriptions',
     success: { status: 204, description: 'Deleted; the subscription now answers 404.' },
     handler: async ({ res, params }, ctx: SubscriptionRoutesContext) => {
-      const result = await deleteSubscription(ctx, accountIdOf(res), params.id);
-      if (result.kind === 'not_found') throw notFound('subscription');
+      found(await deleteSubscription(ctx, accountIdOf(res), params.id), 'subscription');
       res.status(204).end();
     },
   }),
@@ -204,9 +203,8 @@ export const subscriptionsRoutes = [
       description: "The subscriber's status code, latency, error and the start of its answer.",
     },
     handler: async ({ res, params }, ctx: SubscriptionRoutesContext) => {
-      const result = await sendTestDelivery(ctx, accountIdOf(res), params.id);
-      if (result.kind === 'not_found') throw notFound('subscription');
-      res.json(result.result);
+      const test = await sendTestDelivery(ctx, accountIdOf(res), params.id);
+      res.json(found(test, 'subscription').result);
     },
   }),
 ];

@@ -7,6 +7,7 @@ import type {
 import { newId, type PrismaClient } from '@leadhook/db';
 import { generateSecret } from '@leadhook/webhooks';
 import { keyset, type Page, type PageRequest, pageOf } from './pagination.js';
+import { live } from './scope.js';
 import { selectionProblems, urlProblems } from './subscription-rules.js';
 import type { ErrorDetail } from './validation.js';
 
@@ -83,8 +84,6 @@ export type SubscriptionResult<T> =
   | { kind: 'not_found' }
   | { kind: 'invalid'; details: ErrorDetail[] };
 
-const live = (accountId: string, id: string) => ({ id, accountId, deletedAt: null });
-
 /** The account's live subscription, or null (another account's or a deleted one alike). */
 export function findSubscription(
   prisma: PrismaClient,
@@ -159,16 +158,13 @@ export async function listSubscriptions(
   if (playbookId !== null && !(await livePlaybookExists(ctx.prisma, accountId, playbookId))) {
     return { kind: 'not_found' };
   }
-  const { where, ...order } = keyset(page);
-  const rows = await ctx.prisma.subscription.findMany({
-    where: {
+  const rows = await ctx.prisma.subscription.findMany(
+    keyset(page, {
       accountId,
       deletedAt: null,
       ...(playbookId !== null ? { playbookId } : {}),
-      ...where,
-    },
-    ...order,
-  });
+    }),
+  );
   return { kind: 'ok', page: pageOf(rows, page, presentSubscription) };
 }
 

@@ -1,8 +1,13 @@
 import { ActivityRecorder } from '@leadhook/activities';
 import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
+import { zeroedCounter } from '@leadhook/observability';
 import { type MessagingProvider, SimulationProvider } from '@leadhook/providers';
 import { createWorkerRedis, PeriodicTask, payloadOf } from '@leadhook/queue';
-import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
+import {
+  logQueueWorkerEvents,
+  type WorkerComponent,
+  type WorkerContext,
+} from '@leadhook/worker-runtime';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
@@ -112,14 +117,13 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
         buckets: [0, 0.05, 0.25, 1, 5, 15, 60, 300],
         registers: [metrics.registry],
       });
-      const enrollments = new Counter({
+      const enrollments = zeroedCounter(metrics.registry, {
         name: 'leadhook_playbook_enrollments_total',
         help: 'Enrollment jobs, by result',
-        labelNames: ['result'] as const,
-        registers: [metrics.registry],
+        label: 'result',
+        values: ENROLLMENT_RESULTS,
       });
       // Every series at 0 from the start, so rates exist before the first job.
-      for (const result of ENROLLMENT_RESULTS) enrollments.inc({ result }, 0);
       for (const series of STEP_SERIES) steps.inc(series, 0);
       const connect = () => {
         const redis = createWorkerRedis(config.redisUrl);
@@ -175,15 +179,8 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
           { ...common, connection: connect() },
         );
 
-        for (const worker of [enrollmentWorker, stepWorker]) {
-          worker.on('failed', (job, err) => {
-            logger.error({ err, job_id: job?.id, queue: worker.name }, 'job failed');
-          });
-          worker.on('error', (err) => {
-            logger.warn({ err, queue: worker.name }, 'queue worker error');
-          });
-        }
         workers = [enrollmentWorker, stepWorker];
+        logQueueWorkerEvents(workers, logger);
       };
       if (ctx.redis.status === 'ready') {
         createWorkers();

@@ -8,7 +8,11 @@ import {
 } from '@leadhook/db';
 import { createWorkerRedis, PeriodicTask, payloadOf } from '@leadhook/queue';
 import type { Resolve } from '@leadhook/webhooks';
-import type { WorkerComponent, WorkerContext } from '@leadhook/worker-runtime';
+import {
+  logQueueWorkerEvents,
+  type WorkerComponent,
+  type WorkerContext,
+} from '@leadhook/worker-runtime';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
@@ -236,15 +240,8 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
         { ...common, concurrency: deliveryConcurrency, connection: connect() },
       );
 
-      for (const worker of [activityWorker, deliveryWorker]) {
-        worker.on('failed', (job, err) => {
-          logger.error({ err, job_id: job?.id, queue: worker.name }, 'job failed');
-        });
-        worker.on('error', (err) => {
-          logger.warn({ err, queue: worker.name }, 'queue worker error');
-        });
-      }
       workers = [activityWorker, deliveryWorker];
+      logQueueWorkerEvents(workers, logger);
 
       const intervalMs = options.reconcileIntervalMs ?? config.reconcileIntervalMs;
       const reconcileNow = () =>
