@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePort, waitFor as sharedWaitFor } from '@leadhook/worker-runtime/testing';
+import { freePort, waitFor as sharedWaitFor } from '@leadhook/testkit';
 
 export { freePort };
 

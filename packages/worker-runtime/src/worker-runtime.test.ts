@@ -10,14 +10,9 @@ import {
   trickleHeaders,
 } from '@leadhook/observability/testing';
 import { QueueSet } from '@leadhook/queue';
+import { closedPort, waitFor } from '@leadhook/testkit';
 import request from 'supertest';
-import {
-  closedPort,
-  createIdempotencyKey,
-  createOutboxRow,
-  createOwner,
-  waitFor,
-} from './testing/index.js';
+import { createIdempotencyKey, createOutboxRow, createOwner } from './testing/index.js';
 import {
   createWorkerRuntime,
   drainTimeoutMs,

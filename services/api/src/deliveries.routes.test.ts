@@ -1,7 +1,7 @@
 import { deliveryListSchema, deliverySchema } from '@leadhook/contracts';
 import { createLogger, createMetrics } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
-import { closedPort } from '@leadhook/worker-runtime/testing';
+import { closedPort } from '@leadhook/testkit';
 import request from 'supertest';
 import { createApp } from './app.js';
 import { createDelivery, createLeadOf } from './testing/deliveries.factory.js';

@@ -1,6 +1,6 @@
 import { createLogger, createMetrics } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
-import { closedPort } from '@leadhook/worker-runtime/testing';
+import { closedPort } from '@leadhook/testkit';
 import supertest from 'supertest';
 import { createApp } from './app.js';
 import { type Harness, PUBLIC_BASE_URL, startHarness } from './testing/harness.js';

@@ -1,6 +1,6 @@
 import { createPool } from '@leadhook/db';
 import { OutboxRelay, outboxTopicsRelayedBy, QueueSet } from '@leadhook/queue';
-import { closedPort, freePort, PrivateRedis } from '@leadhook/worker-runtime/testing';
+import { closedPort, freePort, PrivateRedis } from '@leadhook/testkit';
 import request from 'supertest';
 import { countRows, createHarness, type Harness, validLead, waitFor } from './testing/harness.js';
 

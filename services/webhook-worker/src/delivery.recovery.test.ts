@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { ActivityRecorder } from '@leadhook/activities';
 import { createLogger } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
-import { freePort } from '@leadhook/worker-runtime/testing';
+import { freePort } from '@leadhook/testkit';
 import { forgetRedis, Harness, REDIS_URL, waitFor } from './testing/harness.js';
 
 // At-least-once (docs/webhooks.md): PostgreSQL is the truth; a worker killed

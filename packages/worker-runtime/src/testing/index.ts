@@ -6,5 +6,3 @@ export {
   createOutboxRow,
   createOwner,
 } from './fixtures.js';
-export { PrivateRedis } from './private-redis.js';
-export { closedPort, freePort, type WaitOptions, waitFor } from './wait.js';

@@ -8,7 +8,7 @@ import supertest from 'supertest';
 import { type ApiDeps, type ApiOptions, createApp, createInternalApp } from '../app.js';
 import { expectDocumentedResponse } from './openapi-responses.js';
 
-export { waitFor } from '@leadhook/worker-runtime/testing';
+export { waitFor } from '@leadhook/testkit';
 
 export const PUBLIC_BASE_URL = 'https://leads.example.test';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -26,7 +26,7 @@ import { INTAKE_PATH } from '../../../api/src/openapi.js';
 import { documentedPath, responseProblems } from '../../../api/src/testing/openapi-responses.js';
 import { createApp, type IntakeOptions } from '../app.js';
 
-export { waitFor } from '@leadhook/worker-runtime/testing';
+export { waitFor } from '@leadhook/testkit';
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

@@ -7,9 +7,9 @@ import { createAccount, createPrisma, newId, type PrismaClient } from '@leadhook
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger, type Logger } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
+import { waitFor } from '@leadhook/testkit';
 import { generateSecret } from '@leadhook/webhooks';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
-import { waitFor } from '@leadhook/worker-runtime/testing';
 import { Redis } from 'ioredis';
 import type { WebhookComponentOptions, WebhookHandle } from '../webhook.component.js';
 import { createWorker } from '../worker.js';

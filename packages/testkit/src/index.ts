@@ -1,0 +1,37 @@
+/**
+ * What every service's tests and the end-to-end tests share: the test stores,
+ * factories for the rows, a valid lead body, a local subscriber server, waiting
+ * and ports, queue cleanup and the OpenAPI response check.
+ */
+export {
+  type ActivitySpec,
+  type AttemptSpec,
+  aDelivery,
+  aLead,
+  aLeadOwner,
+  anAccount,
+  anActivity,
+  aPhone,
+  aPlaybook,
+  aSource,
+  aSubscription,
+  type DeliverySpec,
+  type LeadColumns,
+  type LeadOwner,
+  type SourceSpec,
+  type StepSpec,
+  type SubscriptionSpec,
+  type TestSourceRow,
+} from './factories.js';
+export { randomPhone, validLead } from './lead-body.js';
+export {
+  type ObservedResponse,
+  type ResponseChecker,
+  type ResponseCheckerOptions,
+  responseChecker,
+} from './openapi-responses.js';
+export { PrivateRedis } from './private-redis.js';
+export { forgetRedis } from './redis.js';
+export { createTestDatabase, rowsRead, TEST_REDIS_URL, type TestDatabase } from './settings.js';
+export { type Answer, type ReceivedRequest, Subscriber } from './subscriber.js';
+export { closedPort, freePort, type WaitOptions, waitFor } from './wait.js';
