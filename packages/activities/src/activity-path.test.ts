@@ -3,10 +3,9 @@ import { createAccount, createPrisma, newId, type PrismaClient } from '@leadhook
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
+import { TEST_REDIS_URL } from '@leadhook/testkit';
 import { Queue } from 'bullmq';
 import { ActivityRecorder } from './activity-path.js';
-
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 let db: TestDatabase;
 let prisma: PrismaClient;
@@ -21,7 +20,7 @@ const prefix = `test-${randomBytes(4).toString('hex')}`;
 beforeAll(async () => {
   db = await createTestDatabase();
   prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
-  queues = new QueueSet({ redisUrl: REDIS_URL, prefix });
+  queues = new QueueSet({ redisUrl: TEST_REDIS_URL, prefix });
   recorder = new ActivityRecorder({
     prisma,
     queues,

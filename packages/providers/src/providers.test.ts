@@ -10,10 +10,10 @@ import {
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
+import { TEST_REDIS_URL } from '@leadhook/testkit';
 import { receiveInbound, receiveStatusCallback } from './inbound.js';
 import { SimulationProvider } from './simulation.provider.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = createLogger({ service: 'test', level: 'silent' });
 
 let db: TestDatabase;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
   pool = createPool({ databaseUrl: db.url, max: 2 });
-  queues = new QueueSet({ redisUrl: REDIS_URL, prefix });
+  queues = new QueueSet({ redisUrl: TEST_REDIS_URL, prefix });
   accountId = (await createAccount(prisma, 'A')).account_id;
   playbookId = newId('playbook');
   sourceId = newId('source');

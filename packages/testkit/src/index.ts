@@ -23,8 +23,20 @@ export {
   type SubscriptionSpec,
   type TestSourceRow,
 } from './factories.js';
-export { randomPhone, validLead } from './lead-body.js';
 export {
+  bodyWith,
+  type FieldPath,
+  type HostileValue,
+  hostilePaths,
+  hostileString,
+  hostileValue,
+  type SchemaFields,
+  schemaFields,
+} from './hostile-strings.js';
+export { INTAKE_OPENAPI_FILE, intakeOpenApi } from './intake-openapi.js';
+export { type LeadFields, randomPhone, validLead } from './lead-body.js';
+export {
+  documentPart,
   type ObservedResponse,
   type ResponseChecker,
   type ResponseCheckerOptions,

@@ -1,4 +1,4 @@
-import { toE164 } from '@leadhook/contracts';
+import { type LeadFieldName, toE164 } from '@leadhook/contracts';
 
 /** A random, valid US (Austin, 512) number in national notation, and its E.164 form. */
 export function randomPhone(): { national: string; e164: string } {
@@ -11,11 +11,14 @@ export function randomPhone(): { national: string; e164: string } {
   }
 }
 
+/** The fields of a complete submission, and whatever a test adds. */
+export type LeadFields = Record<LeadFieldName, unknown> & Record<string, unknown>;
+
 /**
  * A complete lead submission intake accepts, with a fresh phone number (the same
  * phone twice is a duplicate); override what a test is about.
  */
-export function validLead(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function validLead(overrides: Record<string, unknown> = {}): LeadFields {
   return {
     first_name: 'Jane',
     last_name: 'Doe',

@@ -39,9 +39,12 @@ export interface ObservedResponse {
 export interface ResponseCheckerOptions {
   /** The document, or a function that makes it (called once, at the first check). */
   document: object | (() => object);
-  /** Where the document's paths are served (its `servers` URL), e.g. /api/v1. */
-  basePath: string;
-  /** Documented paths served at the server's root instead (a path-level `servers`). */
+  /**
+   * Where the document's paths are served (its `servers` URL), e.g. /api/v1;
+   * none: at the server's root.
+   */
+  basePath?: string;
+  /** Documented paths served at the server's root all the same (a path-level `servers`). */
   rootPaths?: readonly string[];
 }
 
@@ -108,7 +111,9 @@ const describeErrors = (errors: ErrorObject[] | null | undefined) =>
   (errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? e.keyword}`).join('; ');
 
 export function responseChecker(options: ResponseCheckerOptions): ResponseChecker {
-  const rootPaths = options.rootPaths ?? [];
+  const { basePath } = options;
+  const atRoot = (path: string) =>
+    basePath === undefined || (options.rootPaths ?? []).includes(path);
   let loaded:
     | { document: OpenApiDocument; root: PathPattern[]; under: PathPattern[]; ajv: Ajv2020 }
     | undefined;
@@ -119,8 +124,8 @@ export function responseChecker(options: ResponseCheckerOptions): ResponseChecke
       const patterns = pathPatterns(Object.keys(document.paths));
       loaded = {
         document,
-        root: patterns.filter((p) => rootPaths.includes(p.path)),
-        under: patterns.filter((p) => !rootPaths.includes(p.path)),
+        root: patterns.filter((p) => atRoot(p.path)),
+        under: patterns.filter((p) => !atRoot(p.path)),
         ajv: createAjv(),
       };
     }
@@ -143,10 +148,10 @@ export function responseChecker(options: ResponseCheckerOptions): ResponseChecke
   const documentedPath = (url: string): string | undefined => {
     const { root, under } = load();
     const pathname = new URL(url, 'http://api.test').pathname;
-    if (!pathname.startsWith(`${options.basePath}/`)) {
+    if (basePath === undefined || !pathname.startsWith(`${basePath}/`)) {
       return root.find((p) => p.pattern.test(pathname))?.path;
     }
-    const rest = pathname.slice(options.basePath.length);
+    const rest = pathname.slice(basePath.length);
     return under.find((p) => p.pattern.test(rest))?.path;
   };
 
@@ -206,6 +211,46 @@ export function responseChecker(options: ResponseCheckerOptions): ResponseChecke
           `The answer does not match the OpenAPI document:\n- ${problems.join('\n- ')}`,
         );
       }
+    },
+  };
+}
+
+/**
+ * The part of a document that documents `paths`: those paths and every component
+ * schema they reach, directly or through other schemas. For a service that
+ * serves a few of a document's paths and checks its answers against them.
+ */
+export function documentPart(document: object, paths: readonly string[]): object {
+  const whole = JSON.parse(JSON.stringify(document)) as OpenApiDocument & Record<string, unknown>;
+  const schemas: Record<string, object> = {};
+  const reach = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) reach(item);
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      const name =
+        key === '$ref' && typeof value === 'string'
+          ? value.replace('#/components/schemas/', '')
+          : undefined;
+      if (name !== undefined && !(name in schemas)) {
+        const schema = whole.components.schemas[name];
+        if (!schema) throw new Error(`no component schema ${name}`);
+        schemas[name] = schema;
+        reach(schema);
+      } else {
+        reach(value);
+      }
+    }
+  };
+  const part = Object.fromEntries(paths.map((path) => [path, whole.paths[path]]));
+  reach(part);
+  return {
+    ...whole,
+    paths: part,
+    components: {
+      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
     },
   };
 }

@@ -10,7 +10,7 @@ import {
   trickleHeaders,
 } from '@leadhook/observability/testing';
 import { QueueSet } from '@leadhook/queue';
-import { closedPort, waitFor } from '@leadhook/testkit';
+import { closedPort, TEST_REDIS_URL, waitFor } from '@leadhook/testkit';
 import request from 'supertest';
 import { createIdempotencyKey, createOutboxRow, createOwner } from './testing/index.js';
 import {
@@ -20,7 +20,6 @@ import {
   type WorkerRuntime,
 } from './worker-runtime.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = createLogger({ service: 'test-worker', level: 'silent' });
 
 let db: TestDatabase;
@@ -45,7 +44,12 @@ async function start(
   components: WorkerComponent[] = [],
 ) {
   const prefix = `t${randomBytes(5).toString('hex')}`;
-  const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, ...env });
+  const config = loadConfig({
+    DATABASE_URL: db.url,
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    ...env,
+  });
   const runtime = createWorkerRuntime({
     service: 'test-worker',
     config,
@@ -184,7 +188,11 @@ describe('a stop while the runtime is starting', () => {
         events.push('next stopped');
       },
     };
-    const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: 'unused' });
+    const config = loadConfig({
+      DATABASE_URL: db.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: 'unused',
+    });
     const runtime = createWorkerRuntime({
       service: 'test-worker',
       config,
@@ -234,7 +242,7 @@ describe('worker runtime', () => {
 
   it('exports the depth of every queue by state, read at scrape', async () => {
     const { http, prefix } = await start();
-    const producer = new QueueSet({ redisUrl: REDIS_URL, prefix });
+    const producer = new QueueSet({ redisUrl: TEST_REDIS_URL, prefix });
     try {
       await waitFor(async () => (producer.redis.status === 'ready' ? true : undefined));
       await producer.enqueue('enrollment', { lead_id: 'lead_a' });
@@ -279,7 +287,7 @@ describe('worker runtime', () => {
       service: 'test-worker',
       config: loadConfig({
         DATABASE_URL: db.url,
-        REDIS_URL,
+        REDIS_URL: TEST_REDIS_URL,
         QUEUE_PREFIX: prefix,
         OUTBOX_RELAY_BATCH_SIZE: '2',
       }),

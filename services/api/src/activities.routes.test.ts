@@ -1,12 +1,12 @@
 import { activityCatalogSchema, activityReportSchema } from '@leadhook/contracts';
 import { newId } from '@leadhook/db';
+import { waitFor } from '@leadhook/testkit';
 import {
   type AuthedAgent,
   type Harness,
   playbookBody,
   sourceBody,
   startHarness,
-  waitFor,
 } from './testing/harness.js';
 import { createEnrollment, createLead, type LeadOwner } from './testing/leads.factory.js';
 import { bodyValidator } from './validation.js';

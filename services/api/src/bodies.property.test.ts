@@ -8,6 +8,14 @@ import {
   subscriptionCreateSchema,
   subscriptionUpdateSchema,
 } from '@leadhook/contracts';
+import {
+  bodyWith,
+  type FieldPath,
+  hostilePaths,
+  hostileString,
+  hostileValue,
+  schemaFields,
+} from '@leadhook/testkit';
 import fc from 'fast-check';
 import supertest from 'supertest';
 import {
@@ -17,14 +25,6 @@ import {
   sourceBody,
   startHarness,
 } from './testing/harness.js';
-import {
-  bodyWith,
-  type FieldPath,
-  hostilePaths,
-  hostileString,
-  hostileValue,
-  schemaFields,
-} from './testing/hostile-strings.js';
 import { createLead } from './testing/leads.factory.js';
 
 /**

@@ -1,5 +1,6 @@
+import { validLead } from '@leadhook/testkit';
 import request from 'supertest';
-import { createHarness, type Harness, validLead } from './testing/harness.js';
+import { createHarness, type Harness } from './testing/harness.js';
 
 let h: Harness;
 

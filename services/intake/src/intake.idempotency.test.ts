@@ -1,6 +1,7 @@
+import { validLead } from '@leadhook/testkit';
 import request from 'supertest';
 import { bodyHash } from './intake.service.js';
-import { countRows, createHarness, type Harness, validLead } from './testing/harness.js';
+import { countRows, createHarness, type Harness } from './testing/harness.js';
 
 let h: Harness;
 

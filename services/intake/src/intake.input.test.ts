@@ -1,11 +1,6 @@
+import { validLead } from '@leadhook/testkit';
 import request from 'supertest';
-import {
-  countRows,
-  createHarness,
-  type Harness,
-  type TestSource,
-  validLead,
-} from './testing/harness.js';
+import { countRows, createHarness, type Harness, type TestSource } from './testing/harness.js';
 
 /**
  * Input that PostgreSQL cannot store or that a reader would misread: each is a

@@ -1,6 +1,7 @@
 import { LEAD_FIELD_NAMES } from '@leadhook/contracts';
+import { validLead } from '@leadhook/testkit';
 import request from 'supertest';
-import { countRows, createHarness, type Harness, validLead } from './testing/harness.js';
+import { countRows, createHarness, type Harness } from './testing/harness.js';
 
 /**
  * Bodies that are not leads (empty, or a form that is not a form) answer 400, and

@@ -1,14 +1,9 @@
 import { generateIntakeKey, newId } from '@leadhook/db';
+import { randomPhone, validLead } from '@leadhook/testkit';
 import request from 'supertest';
 import { redactIntakeUrl } from './app.js';
 import { withErrorParam } from './intake.routes.js';
-import {
-  countRows,
-  createHarness,
-  type Harness,
-  randomPhone,
-  validLead,
-} from './testing/harness.js';
+import { countRows, createHarness, type Harness } from './testing/harness.js';
 
 let h: Harness;
 

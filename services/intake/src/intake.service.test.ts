@@ -1,13 +1,7 @@
 import { isId } from '@leadhook/db';
+import { randomPhone, validLead, waitFor } from '@leadhook/testkit';
 import request from 'supertest';
-import {
-  countRows,
-  createHarness,
-  type Harness,
-  randomPhone,
-  validLead,
-  waitFor,
-} from './testing/harness.js';
+import { countRows, createHarness, type Harness } from './testing/harness.js';
 
 let h: Harness;
 

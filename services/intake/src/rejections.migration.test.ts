@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS_DIR, newId } from '@leadhook/db';
+import { validLead } from '@leadhook/testkit';
 import request from 'supertest';
 import { idempotencyKeyDigest } from './intake.store.js';
-import { createHarness, type Harness, validLead } from './testing/harness.js';
+import { createHarness, type Harness } from './testing/harness.js';
 
 /**
  * The migration that removes what earlier versions kept of rejections: run again

@@ -1,6 +1,7 @@
 import { createPool, newId, type Pool } from '@leadhook/db';
+import { waitFor } from '@leadhook/testkit';
 import { StepBacklogGate } from './admission.js';
-import { Harness, waitFor } from './testing/harness.js';
+import { Harness } from './testing/harness.js';
 
 let h: Harness;
 let pool: Pool;

@@ -1,7 +1,8 @@
 import { receiveInbound } from '@leadhook/providers';
+import { TEST_REDIS_URL, waitFor } from '@leadhook/testkit';
 import { Queue } from 'bullmq';
 import { runStep } from './step/step.runner.js';
-import { Harness, REDIS_URL, waitFor } from './testing/harness.js';
+import { Harness } from './testing/harness.js';
 
 let h: Harness;
 
@@ -120,7 +121,10 @@ describe('a lead from enrollment to its outcome', () => {
     const enrollment = await h.prisma.enrollment.findUniqueOrThrow({ where: { leadId } });
     expect(enrollment.status).toBe('stopped');
     // Wait for the already scheduled second step to fire and find the play stopped.
-    const queue = new Queue('playbook-step', { connection: { url: REDIS_URL }, prefix: h.prefix });
+    const queue = new Queue('playbook-step', {
+      connection: { url: TEST_REDIS_URL },
+      prefix: h.prefix,
+    });
     try {
       await waitFor(
         async () => (await queue.getJobState(`step-${enrollment.id}-1`)) === 'completed',

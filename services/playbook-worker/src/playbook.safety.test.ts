@@ -1,8 +1,9 @@
 import { newId } from '@leadhook/db';
+import { TEST_REDIS_URL, waitFor } from '@leadhook/testkit';
 import { Queue } from 'bullmq';
 import { enrollLead } from './enrollment.job.js';
 import { runStep } from './step/step.runner.js';
-import { Harness, REDIS_URL, waitFor } from './testing/harness.js';
+import { Harness } from './testing/harness.js';
 
 let h: Harness;
 
@@ -67,7 +68,10 @@ describe('a step runs once per lead', () => {
     await a.runtime.queues.enqueue('playbook-step', { enrollment_id: enrollmentId, step: 0 });
     await a.runtime.queues.enqueue('playbook-step', { enrollment_id: enrollmentId, step: 0 });
     // A delivery Redis's id would not dedupe (e.g. re-added after Redis forgot the first).
-    const queue = new Queue('playbook-step', { connection: { url: REDIS_URL }, prefix: h.prefix });
+    const queue = new Queue('playbook-step', {
+      connection: { url: TEST_REDIS_URL },
+      prefix: h.prefix,
+    });
     try {
       for (let i = 0; i < 3; i++) {
         await queue.add(
@@ -107,7 +111,10 @@ describe('the reconciler', () => {
     const { leadId } = await h.lead(source);
     await runtime.queues.enqueue('enrollment', { lead_id: leadId });
     const enrollment = await waitFor(() => h.prisma.enrollment.findUnique({ where: { leadId } }));
-    const queue = new Queue('playbook-step', { connection: { url: REDIS_URL }, prefix: h.prefix });
+    const queue = new Queue('playbook-step', {
+      connection: { url: TEST_REDIS_URL },
+      prefix: h.prefix,
+    });
     const jobId = `step-${enrollment.id}-0`;
     try {
       await waitFor(async () => (await queue.getJobState(jobId)) === 'delayed');

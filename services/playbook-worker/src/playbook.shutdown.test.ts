@@ -1,6 +1,7 @@
 import type { MessagingProvider } from '@leadhook/providers';
+import { waitFor } from '@leadhook/testkit';
 import { drainTimeoutMs } from '@leadhook/worker-runtime';
-import { Harness, waitFor } from './testing/harness.js';
+import { Harness } from './testing/harness.js';
 
 // SIGTERM (docs/operations.md, "Starting and stopping"): a worker stops within SHUTDOWN_TIMEOUT_MS, after which
 // its own timer exits 1 (runProcess). A step stuck in the provider must

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
-import { closedPort, waitFor } from '@leadhook/testkit';
+import { closedPort, TEST_REDIS_URL, waitFor } from '@leadhook/testkit';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
 import { Queue } from 'bullmq';
 import pg from 'pg';
@@ -10,7 +10,6 @@ import request from 'supertest';
 import type { PlaybookHandle } from './playbook.component.js';
 import { createWorker } from './worker.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = createLogger({ service: 'playbook-worker', level: 'silent' });
 
 let db: TestDatabase;
@@ -30,7 +29,7 @@ async function startWorker(env: Record<string, string> = {}) {
   const prefix = `t${randomBytes(5).toString('hex')}`;
   const config = loadConfig({
     DATABASE_URL: db.url,
-    REDIS_URL,
+    REDIS_URL: TEST_REDIS_URL,
     QUEUE_PREFIX: prefix,
     ...env,
   });
@@ -82,8 +81,8 @@ describe('playbook-worker', () => {
     const activityId = `act_${randomBytes(6).toString('hex')}`;
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
-    const enrollments = new Queue('enrollment', { connection: { url: REDIS_URL }, prefix });
-    const activities = new Queue('activity', { connection: { url: REDIS_URL }, prefix });
+    const enrollments = new Queue('enrollment', { connection: { url: TEST_REDIS_URL }, prefix });
+    const activities = new Queue('activity', { connection: { url: TEST_REDIS_URL }, prefix });
     try {
       await client.query(
         `INSERT INTO outbox (topic, payload, created_at, next_relay_at)
@@ -185,7 +184,7 @@ describe('playbook-worker', () => {
   it('sizes its pool from PLAYBOOK_WORKER_DATABASE_POOL_SIZE', async () => {
     const config = loadConfig({
       DATABASE_URL: db.url,
-      REDIS_URL,
+      REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
       PLAYBOOK_WORKER_DATABASE_POOL_SIZE: '3',
     });

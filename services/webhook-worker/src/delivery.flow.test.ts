@@ -1,12 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { webhookPayloadSchema } from '@leadhook/contracts';
+import { type Subscriber, waitFor } from '@leadhook/testkit';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import request from 'supertest';
 import { CHAIN_RUN_LIMIT } from './delivery/chain.runner.js';
 import { fanOut } from './fanout.job.js';
-import { Harness, type RunningWorker, type Subscriber, waitFor } from './testing/harness.js';
+import { Harness, type RunningWorker } from './testing/harness.js';
 
 const addFormats = addFormatsModule.default;
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '@leadhook/observability';
-import { Harness, type RunningWorker, waitFor } from './testing/harness.js';
+import { waitFor } from '@leadhook/testkit';
+import { Harness, type RunningWorker } from './testing/harness.js';
 
 /**
  * What the webhook worker says about a lead's deliveries at each level

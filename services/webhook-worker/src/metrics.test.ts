@@ -1,5 +1,6 @@
+import { waitFor } from '@leadhook/testkit';
 import request from 'supertest';
-import { Harness, type RunningWorker, waitFor } from './testing/harness.js';
+import { Harness, type RunningWorker } from './testing/harness.js';
 
 // The operator's view of the webhook worker (docs/operations.md, "Metrics"): the series
 // its /metrics serves, scraped from the worker as createWorker wires it.

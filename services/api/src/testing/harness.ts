@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { type CreatedAccount, createAccount, createPrisma, type PrismaClient } from '@leadhook/db';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { type CreatedAccount, createPrisma, type PrismaClient } from '@leadhook/db';
 import { createLogger, createMetrics } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
+import {
+  anAccount,
+  createTestDatabase,
+  TEST_REDIS_URL,
+  type TestDatabase,
+} from '@leadhook/testkit';
 import type { Express } from 'express';
 import supertest from 'supertest';
 import { type ApiDeps, type ApiOptions, createApp, createInternalApp } from '../app.js';
 import { expectDocumentedResponse } from './openapi-responses.js';
 
-export { waitFor } from '@leadhook/testkit';
-
 export const PUBLIC_BASE_URL = 'https://leads.example.test';
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export interface Harness {
   app: Express;
@@ -77,7 +79,7 @@ export async function startHarness(
     prisma,
     db,
     queues,
-    newAccount: (name) => createAccount(prisma, name ?? `Account ${++counter}`),
+    newAccount: (name) => anAccount(prisma, name ?? `Account ${++counter}`),
     as: authedAgent(app),
     anonymous: agent(app, (test) => test),
     withOptions: (extra) => ({ as: authedAgent(appWith(extra)) }),

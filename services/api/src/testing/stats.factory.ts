@@ -1,4 +1,5 @@
 import { newId, type PrismaClient } from '@leadhook/db';
+import { anActivity } from '@leadhook/testkit';
 import { type AuthedAgent, type Harness, playbookBody, sourceBody } from './harness.js';
 import { createLead, type LeadOwner } from './leads.factory.js';
 
@@ -42,16 +43,13 @@ export async function createOutcome(
   receivedAt = '2020-01-01T00:00:00.000Z',
 ): Promise<void> {
   const leadId = await createLead(prisma, owner, { receivedAt: new Date(receivedAt) });
-  await prisma.activity.create({
-    data: {
-      id: newId('activity'),
-      accountId: owner.accountId,
-      leadId,
-      activityType: 'outcome',
-      activityLabel: label,
-      note: `Outcome: ${label}.`,
-      occurredAt: new Date(at),
-    },
+  await anActivity(prisma, {
+    accountId: owner.accountId,
+    leadId,
+    type: 'outcome',
+    label,
+    note: `Outcome: ${label}.`,
+    occurredAt: new Date(at),
   });
 }
 
