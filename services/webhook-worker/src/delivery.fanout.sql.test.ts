@@ -2,20 +2,8 @@ import { isId, newId } from '@leadhook/db';
 import { rowsRead } from '@leadhook/testkit';
 import pg from 'pg';
 import { reconcileOnce } from './reconciler.js';
-import {
-  activity,
-  claim,
-  claimAlone,
-  deps,
-  type FanOut,
-  fanOut,
-  h,
-  inspect,
-  openActivitiesAndASession,
-  pool,
-  row,
-  useDeliverySql,
-} from './testing/delivery-sql.js';
+import * as sql from './testing/delivery-sql.js';
+import { h, inspect, pool, useDeliverySql } from './testing/delivery-sql.js';
 
 // webhook_fan_out and webhook_fan_out_claims, the fan-out of an activity to its
 // subscriptions' chains (prisma/functions/webhook/), on their own with no worker running.
@@ -27,10 +15,10 @@ describe('the delivery functions', () => {
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     const leadId = await h.lead();
     const t = Date.now();
-    const first = await activity(leadId, 'started', new Date(t));
-    const second = await activity(leadId, 'interested', new Date(t + 1));
+    const first = await sql.activity(leadId, 'started', new Date(t));
+    const second = await sql.activity(leadId, 'interested', new Date(t + 1));
     // The second activity's fan-out runs first and takes the lead's open first one along.
-    const out = await fanOut(second);
+    const out = await sql.fanOut(second);
     expect(out).toMatchObject({ result: 'fanned_out', deliveries: 2 });
     const rows = await h.prisma.delivery.findMany({
       where: { leadId, subscriptionId },
@@ -45,8 +33,8 @@ describe('the delivery functions', () => {
     expect(out.heads).toEqual([
       { id: rows[0]?.id, created: true, attempt_count: 0, due_ms: expect.any(Number) },
     ]);
-    expect(await fanOut(first)).toEqual({ result: 'already_done' });
-    expect(await fanOut(second)).toEqual({ result: 'already_done' });
+    expect(await sql.fanOut(first)).toEqual({ result: 'already_done' });
+    expect(await sql.fanOut(second)).toEqual({ result: 'already_done' });
   });
 
   it('fan-out keeps index plans made while the tables were small, as they grow unanalyzed', async () => {
@@ -55,10 +43,10 @@ describe('the delivery functions', () => {
     // only a minute or more later: bench/e2e saw one sequential scan of activities
     // per fan-out for its first seconds, a backlog of ~1 s. Every statement of the
     // fan-out reads by key, so it reads a few rows whatever the sizes.
-    const { ids, client } = await openActivitiesAndASession();
+    const { ids, client } = await sql.openActivitiesAndASession();
     try {
       const fan = async (id: string) => {
-        const { rows } = await client.query<{ r: FanOut }>(
+        const { rows } = await client.query<{ r: sql.FanOut }>(
           'SELECT webhook_fan_out($1, now(), 0) AS r',
           [id],
         );
@@ -109,11 +97,11 @@ describe('the delivery functions', () => {
       [h.accountId, big],
     );
     await pool.query('ANALYZE activities');
-    const { ids, client } = await openActivitiesAndASession();
+    const { ids, client } = await sql.openActivitiesAndASession();
     try {
       await client.query('BEGIN');
       for (const id of ids) {
-        const { rows } = await client.query<{ r: FanOut }>(
+        const { rows } = await client.query<{ r: sql.FanOut }>(
           'SELECT webhook_fan_out($1, now(), 0) AS r',
           [id],
         );
@@ -130,10 +118,10 @@ describe('the delivery functions', () => {
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     const leadId = await h.lead();
     const t = Date.now();
-    const first = await activity(leadId, 'started', new Date(t));
-    const out1 = await fanOut(first);
-    const second = await activity(leadId, 'interested', new Date(t + 1));
-    const out2 = await fanOut(second);
+    const first = await sql.activity(leadId, 'started', new Date(t));
+    const out1 = await sql.fanOut(first);
+    const second = await sql.activity(leadId, 'interested', new Date(t + 1));
+    const out2 = await sql.fanOut(second);
     const head = await h.prisma.delivery.findFirstOrThrow({ where: { activityId: first } });
     const behind = await h.prisma.delivery.findFirstOrThrow({ where: { activityId: second } });
     expect([head.queued, behind.queued]).toEqual([false, true]);
@@ -141,8 +129,8 @@ describe('the delivery functions', () => {
     expect(out2.heads).toEqual([]);
     // A late-announced older activity becomes a head too; webhook_claim sorts the
     // two heads out (covered below), and nothing was written twice.
-    const older = await activity(leadId, 'message_sent', new Date(t - 1000));
-    const out3 = await fanOut(older);
+    const older = await sql.activity(leadId, 'message_sent', new Date(t - 1000));
+    const out3 = await sql.fanOut(older);
     const olderRow = await h.prisma.delivery.findFirstOrThrow({ where: { activityId: older } });
     expect(olderRow.queued).toBe(false);
     expect(out3.heads).toEqual([
@@ -154,12 +142,12 @@ describe('the delivery functions', () => {
       where: { leadId, subscriptionId },
       data: { queued: true },
     });
-    const fourth = await activity(leadId, 'message_sent', new Date(t + 2));
-    const out4 = await fanOut(fourth);
+    const fourth = await sql.activity(leadId, 'message_sent', new Date(t + 2));
+    const out4 = await sql.fanOut(fourth);
     expect(out4.heads).toEqual([
       { id: olderRow.id, created: false, attempt_count: 0, due_ms: expect.any(Number) },
     ]);
-    expect((await row(olderRow.id)).queued).toBe(false);
+    expect((await sql.row(olderRow.id)).queued).toBe(false);
   });
 
   it('a fan-out claims at most p_claim due heads it created, leased; a killed sender leaves them to the reconciler', async () => {
@@ -168,7 +156,7 @@ describe('the delivery functions', () => {
       await h.subscription({ url: 'http://127.0.0.1:9/b' }),
     ];
     const leadId = await h.lead();
-    const a = await activity(leadId, 'started');
+    const a = await sql.activity(leadId, 'started');
     const { rows } = await pool.query<{
       r: {
         heads: { id: string }[];
@@ -180,18 +168,20 @@ describe('the delivery functions', () => {
     expect(out?.heads).toHaveLength(1);
     const claimed = out?.claimed[0];
     expect(claimed).toMatchObject({ claim: 'claimed' });
-    expect(subs.map((s) => s.id)).toContain((await row(claimed?.delivery_id ?? '')).subscriptionId);
-    expect((await row(claimed?.delivery_id ?? '')).claimedUntil).not.toBeNull();
+    expect(subs.map((s) => s.id)).toContain(
+      (await sql.row(claimed?.delivery_id ?? '')).subscriptionId,
+    );
+    expect((await sql.row(claimed?.delivery_id ?? '')).claimedUntil).not.toBeNull();
     // The claimed one is leased (a second claim waits); the other is the queue's.
-    expect((await claim(claimed?.delivery_id ?? ''))?.claim).toBe('busy');
-    await reconcileOnce(deps(), { horizonMs: 0 });
+    expect((await sql.claim(claimed?.delivery_id ?? ''))?.claim).toBe('busy');
+    await reconcileOnce(sql.deps(), { horizonMs: 0 });
     expect(await inspect.getJob(`delivery-${claimed?.delivery_id}-0`)).toBeUndefined();
     // Its sender dies without recording: once the lease lapses the reconciler sends it.
     await new Promise((r) => setTimeout(r, 400));
-    await reconcileOnce(deps(), { horizonMs: 0 });
+    await reconcileOnce(sql.deps(), { horizonMs: 0 });
     expect(await inspect.getJob(`delivery-${claimed?.delivery_id}-0`)).toBeDefined();
     // Heads not due now are never claimed.
-    const later = await activity(await h.lead(), 'started');
+    const later = await sql.activity(await h.lead(), 'started');
     const { rows: again } = await pool.query<{ r: { claimed: unknown[] } }>(
       'SELECT webhook_fan_out_claim($1, now(), 60000, 5, 300) AS r',
       [later],
@@ -200,7 +190,7 @@ describe('the delivery functions', () => {
     // A claim needs a lease: without one the head would be open to every sender.
     await expect(
       pool.query('SELECT webhook_fan_out($1, now(), 0, 1)', [
-        await activity(await h.lead(), 'started'),
+        await sql.activity(await h.lead(), 'started'),
       ]),
     ).rejects.toThrow(/claims need a lease/);
   });
@@ -209,8 +199,8 @@ describe('the delivery functions', () => {
     const sub = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     const leadId = await h.lead();
     // Two open activities of one lead, fanned out together: one chain of two.
-    const first = await activity(leadId, 'started', new Date(Date.now() - 1000));
-    const second = await activity(leadId, 'message_sent');
+    const first = await sql.activity(leadId, 'started', new Date(Date.now() - 1000));
+    const second = await sql.activity(leadId, 'message_sent');
     const { rows } = await pool.query<{
       r: { heads: { id: string }[]; claimed: Record<string, unknown>[] };
     }>('SELECT webhook_fan_out_claim($1, now(), 0, 5, 60000) AS r', [second]);
@@ -231,7 +221,7 @@ describe('the delivery functions', () => {
     expect(queued).toMatchObject({ queued: true, claimedUntil: null });
 
     // webhook_claim's step for the same row: the same fields, and the same values.
-    expect(await claimAlone(String(step.delivery_id))).toEqual(step);
+    expect(await sql.claimAlone(String(step.delivery_id))).toEqual(step);
   });
 
   it("fans out a batch as each activity alone: a lead newest first, answers in the items' order", async () => {
@@ -242,11 +232,11 @@ describe('the delivery functions', () => {
     const lead1 = await h.lead();
     const t = Date.now() - 60_000;
     const [a1, a2, a3] = [
-      await activity(lead1, 'started', new Date(t)),
-      await activity(lead1, 'message_sent', new Date(t + 1)),
-      await activity(lead1, 'interested', new Date(t + 2)),
+      await sql.activity(lead1, 'started', new Date(t)),
+      await sql.activity(lead1, 'message_sent', new Date(t + 1)),
+      await sql.activity(lead1, 'interested', new Date(t + 2)),
     ];
-    const b1 = await activity(await h.lead(), 'started');
+    const b1 = await sql.activity(await h.lead(), 'started');
     const missing = newId('activity');
     const items = [a1, b1, a3, missing, a2].map((id, i) => ({
       activity_id: id,
@@ -294,7 +284,8 @@ describe('the delivery functions', () => {
     await h.subscription({ url: 'http://127.0.0.1:9/hook' });
     const leads = [await h.lead(), await h.lead(), await h.lead()];
     const ids: string[] = [];
-    for (const lead of leads) for (let i = 0; i < 3; i++) ids.push(await activity(lead, 'started'));
+    for (const lead of leads)
+      for (let i = 0; i < 3; i++) ids.push(await sql.activity(lead, 'started'));
     const client = new pg.Client({ connectionString: h.db.url });
     await client.connect();
     const batch = (activityIds: string[]) =>

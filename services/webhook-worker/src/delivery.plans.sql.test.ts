@@ -1,6 +1,7 @@
 import { rowsRead } from '@leadhook/testkit';
 import pg from 'pg';
-import { backlog, fanOutAndWalk, h, pool, useDeliverySql } from './testing/delivery-sql.js';
+import * as sql from './testing/delivery-sql.js';
+import { h, pool, useDeliverySql } from './testing/delivery-sql.js';
 
 // The hot path's SQL functions (prisma/functions/webhook/) keep their settings and
 // read deliveries by key at any table size, with no worker running.
@@ -61,10 +62,10 @@ describe('the delivery functions at any table size', () => {
     await client.connect();
     try {
       // Enough calls of each function for the session to keep generic plans.
-      expect(await fanOutAndWalk(client)).toBe(8);
-      await backlog(subscriptionId, 20_000, 'succeeded');
+      expect(await sql.fanOutAndWalk(client)).toBe(8);
+      await sql.backlog(subscriptionId, 20_000, 'succeeded');
       await client.query('BEGIN');
-      expect(await fanOutAndWalk(client)).toBe(8);
+      expect(await sql.fanOutAndWalk(client)).toBe(8);
       expect(await rowsRead(client, 'deliveries')).toBeLessThan(200);
       await client.query('ROLLBACK');
     } finally {
@@ -80,15 +81,15 @@ describe('the delivery functions at any table size', () => {
     // the pending rows until the next analyze
     // (prisma/functions/webhook/webhook_record_attempts.sql).
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
-    await backlog(subscriptionId, 20_000, 'succeeded');
+    await sql.backlog(subscriptionId, 20_000, 'succeeded');
     await pool.query('ANALYZE deliveries');
     const client = new pg.Client({ connectionString: h.db.url });
     await client.connect();
     try {
-      expect(await fanOutAndWalk(client)).toBe(8);
-      await backlog(subscriptionId, 20_000);
+      expect(await sql.fanOutAndWalk(client)).toBe(8);
+      await sql.backlog(subscriptionId, 20_000);
       await client.query('BEGIN');
-      expect(await fanOutAndWalk(client)).toBe(8);
+      expect(await sql.fanOutAndWalk(client)).toBe(8);
       expect(await rowsRead(client, 'deliveries')).toBeLessThan(200);
       // webhook_release names its row by key too.
       const read = await rowsRead(client, 'deliveries');

@@ -1,14 +1,6 @@
 import { reconcileOnce } from './reconciler.js';
-import {
-  activity,
-  deps,
-  fanOut,
-  h,
-  inspect,
-  pool,
-  row,
-  useDeliverySql,
-} from './testing/delivery-sql.js';
+import * as sql from './testing/delivery-sql.js';
+import { h, inspect, pool, useDeliverySql } from './testing/delivery-sql.js';
 
 // The reconciler's query (reconcileOnce) over the queued flag that keeps a chain's
 // waiting deliveries out of its way, with no worker running.
@@ -21,8 +13,9 @@ describe('the delivery functions', () => {
     const leadId = await h.lead();
     const t = Date.now() - 60_000;
     const ids: string[] = [];
-    for (let i = 0; i < 30; i++) ids.push(await activity(leadId, 'message_sent', new Date(t + i)));
-    await fanOut(ids.at(-1) ?? '');
+    for (let i = 0; i < 30; i++)
+      ids.push(await sql.activity(leadId, 'message_sent', new Date(t + i)));
+    await sql.fanOut(ids.at(-1) ?? '');
     const chain = await h.prisma.delivery.findMany({
       where: { leadId, subscriptionId: dead.id },
       include: { activity: true },
@@ -33,7 +26,7 @@ describe('the delivery functions', () => {
     if (!head || !second) throw new Error('no chain');
 
     // The head is due: the reconciler enqueues it (and only it).
-    expect(await reconcileOnce(deps(), { horizonMs: 5000 })).toBe(1);
+    expect(await reconcileOnce(sql.deps(), { horizonMs: 5000 })).toBe(1);
     expect(await inspect.getJob(`delivery-${head.id}-0`)).toBeDefined();
 
     // The head fails and waits for its retry in an hour: nothing is due.
@@ -42,7 +35,7 @@ describe('the delivery functions', () => {
         WHERE id = $1`,
       [head.id],
     );
-    expect(await reconcileOnce(deps(), { horizonMs: 5000 })).toBe(0);
+    expect(await reconcileOnce(sql.deps(), { horizonMs: 5000 })).toBe(0);
 
     // Redelivering a later one (the API resets its row) makes it a candidate, but
     // it is not its chain's head, so it is still not enqueued.
@@ -51,7 +44,7 @@ describe('the delivery functions', () => {
       data: { status: 'failed', queued: false },
     });
     await pool.query('SELECT webhook_redeliver($1, $2, now())', [second.id, h.accountId]);
-    expect((await row(second.id)).queued).toBe(false);
-    expect(await reconcileOnce(deps(), { horizonMs: 5000 })).toBe(0);
+    expect((await sql.row(second.id)).queued).toBe(false);
+    expect(await reconcileOnce(sql.deps(), { horizonMs: 5000 })).toBe(0);
   });
 });

@@ -1,16 +1,7 @@
 import { rowsRead } from '@leadhook/testkit';
 import pg from 'pg';
-import {
-  chainOf,
-  claim,
-  claimAlone,
-  h,
-  pool,
-  type RecordedStep,
-  recordBatch,
-  row,
-  useDeliverySql,
-} from './testing/delivery-sql.js';
+import * as sql from './testing/delivery-sql.js';
+import { h, pool, useDeliverySql } from './testing/delivery-sql.js';
 
 // webhook_record_attempt and webhook_record_attempts, an attempt's outcome and the
 // claim of the chain's next delivery (prisma/functions/webhook/), on their own with no
@@ -21,13 +12,13 @@ useDeliverySql();
 describe('the delivery functions', () => {
   it('records a batch as each attempt alone: each item answered by its position, chains go on, failures retry', async () => {
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
-    const [a1, a2] = await chainOf(subscriptionId, 2);
-    const [b1, b2] = await chainOf(subscriptionId, 2);
-    const [c1] = await chainOf(subscriptionId, 1);
+    const [a1, a2] = await sql.chainOf(subscriptionId, 2);
+    const [b1, b2] = await sql.chainOf(subscriptionId, 2);
+    const [c1] = await sql.chainOf(subscriptionId, 1);
     if (!a1 || !a2 || !b1 || !b2 || !c1) throw new Error('no chains');
-    for (const id of [a1, b1, c1]) expect((await claim(id))?.claim).toBe('claimed');
+    for (const id of [a1, b1, c1]) expect((await sql.claim(id))?.claim).toBe('claimed');
 
-    const steps = await recordBatch([
+    const steps = await sql.recordBatch([
       { delivery_id: c1, ok: false, status_code: 500 },
       { delivery_id: a1 },
       { delivery_id: b1, continue: false },
@@ -42,11 +33,15 @@ describe('the delivery functions', () => {
     expect(steps[2]).toMatchObject({ outcome: 'succeeded', claim: 'unclaimed', delivery_id: b2 });
     expect(steps[3]).toMatchObject({ outcome: 'stale' });
 
-    expect(await row(c1)).toMatchObject({ status: 'pending', attemptCount: 1, claimedUntil: null });
-    expect(await row(a1)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
-    expect(await row(a2)).toMatchObject({ status: 'pending', queued: false });
-    expect((await row(a2)).claimedUntil?.getTime()).toBeGreaterThan(Date.now());
-    expect(await row(b2)).toMatchObject({ queued: false, claimedUntil: null });
+    expect(await sql.row(c1)).toMatchObject({
+      status: 'pending',
+      attemptCount: 1,
+      claimedUntil: null,
+    });
+    expect(await sql.row(a1)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
+    expect(await sql.row(a2)).toMatchObject({ status: 'pending', queued: false });
+    expect((await sql.row(a2)).claimedUntil?.getTime()).toBeGreaterThan(Date.now());
+    expect(await sql.row(b2)).toMatchObject({ queued: false, claimedUntil: null });
     // Every try is an attempt row, the stale one too (it did reach the subscriber).
     const attempts = await h.prisma.attempt.groupBy({
       by: ['deliveryId'],
@@ -66,23 +61,23 @@ describe('the delivery functions', () => {
 
   it('records a batch of successes (set by set) as each attempt alone', async () => {
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
-    const [a1, a2] = await chainOf(subscriptionId, 2);
-    const [b1, b2] = await chainOf(subscriptionId, 2);
-    const [c1] = await chainOf(subscriptionId, 1);
-    const [d1] = await chainOf(subscriptionId, 1);
+    const [a1, a2] = await sql.chainOf(subscriptionId, 2);
+    const [b1, b2] = await sql.chainOf(subscriptionId, 2);
+    const [c1] = await sql.chainOf(subscriptionId, 1);
+    const [d1] = await sql.chainOf(subscriptionId, 1);
     if (!a1 || !a2 || !b1 || !b2 || !c1 || !d1) throw new Error('no chains');
-    for (const id of [a1, b1, c1, d1]) expect((await claim(id))?.claim).toBe('claimed');
+    for (const id of [a1, b1, c1, d1]) expect((await sql.claim(id))?.claim).toBe('claimed');
 
     // In a transaction of its own, to see which functions it ran: set by set,
     // webhook_record_attempt is never called.
     const client = new pg.Client({ connectionString: h.db.url });
     await client.connect();
-    let steps: RecordedStep[];
+    let steps: sql.RecordedStep[];
     let perItemCalls: number;
     try {
       await client.query(`SET track_functions = 'pl'`);
       await client.query('BEGIN');
-      steps = await recordBatch(
+      steps = await sql.recordBatch(
         [
           { delivery_id: b1, continue: false },
           // An attempt this delivery is no longer at (a duplicate job's): stale.
@@ -110,25 +105,29 @@ describe('the delivery functions', () => {
     expect(steps[3]).toMatchObject({ outcome: 'succeeded', claim: null, delivery_id: null });
 
     for (const id of [a1, b1, c1]) {
-      expect(await row(id)).toMatchObject({
+      expect(await sql.row(id)).toMatchObject({
         status: 'succeeded',
         attemptCount: 1,
         claimedUntil: null,
       });
     }
-    expect(await row(d1)).toMatchObject({ status: 'pending', attemptCount: 0 });
-    expect((await row(d1)).claimedUntil).not.toBeNull();
-    expect(await row(a2)).toMatchObject({ status: 'pending', queued: false });
-    expect((await row(a2)).claimedUntil?.getTime()).toBeGreaterThan(Date.now());
-    expect(await row(b2)).toMatchObject({ status: 'pending', queued: false, claimedUntil: null });
+    expect(await sql.row(d1)).toMatchObject({ status: 'pending', attemptCount: 0 });
+    expect((await sql.row(d1)).claimedUntil).not.toBeNull();
+    expect(await sql.row(a2)).toMatchObject({ status: 'pending', queued: false });
+    expect((await sql.row(a2)).claimedUntil?.getTime()).toBeGreaterThan(Date.now());
+    expect(await sql.row(b2)).toMatchObject({
+      status: 'pending',
+      queued: false,
+      claimedUntil: null,
+    });
     // The claimed head comes with everything its send needs: webhook_claim's step.
-    const [e1, e2] = await chainOf(subscriptionId, 2);
+    const [e1, e2] = await sql.chainOf(subscriptionId, 2);
     if (!e1 || !e2) throw new Error('no chain');
-    expect((await claim(e1))?.claim).toBe('claimed');
-    const [recorded] = await recordBatch([
+    expect((await sql.claim(e1))?.claim).toBe('claimed');
+    const [recorded] = await sql.recordBatch([
       { delivery_id: e1, status_code: 200, response_body: 'ok' },
     ]);
-    const e2Row = await row(e2);
+    const e2Row = await sql.row(e2);
     expect(recorded?.step).toMatchObject({
       outcome: 'succeeded',
       claim: 'claimed',
@@ -141,7 +140,7 @@ describe('the delivery functions', () => {
       activity_label: 'message_sent',
     });
     // Every field of webhook_step is there, as webhook_claim returns it.
-    expect({ ...recorded?.step, outcome: null }).toEqual(await claimAlone(e2));
+    expect({ ...recorded?.step, outcome: null }).toEqual(await sql.claimAlone(e2));
     const attempts = await h.prisma.attempt.findMany({
       where: { deliveryId: { in: [a1, b1, c1, d1] } },
     });
@@ -150,14 +149,14 @@ describe('the delivery functions', () => {
     // A subscriber that had been failing: item by item (its row is written
     // between its deliveries, as alone), and its failure clock stops.
     const failing = await h.subscription({ url: 'http://127.0.0.1:9/failing' });
-    const [f1, f2] = await chainOf(failing.id, 2);
+    const [f1, f2] = await sql.chainOf(failing.id, 2);
     if (!f1 || !f2) throw new Error('no chain');
-    expect((await claim(f1))?.claim).toBe('claimed');
+    expect((await sql.claim(f1))?.claim).toBe('claimed');
     await pool.query(
       `UPDATE subscriptions SET failing_since = now() - interval '1 day' WHERE id = $1`,
       [failing.id],
     );
-    expect((await recordBatch([{ delivery_id: f1 }]))[0]).toMatchObject({
+    expect((await sql.recordBatch([{ delivery_id: f1 }]))[0]).toMatchObject({
       outcome: 'succeeded',
       claim: 'claimed',
       delivery_id: f2,
@@ -169,30 +168,30 @@ describe('the delivery functions', () => {
 
   it("a record's own claim of the next delivery returns webhook_claim's step, with the attempt's outcome", async () => {
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
-    const [a1, a2] = await chainOf(subscriptionId, 2);
-    const [b1, b2] = await chainOf(subscriptionId, 2);
+    const [a1, a2] = await sql.chainOf(subscriptionId, 2);
+    const [b1, b2] = await sql.chainOf(subscriptionId, 2);
     if (!a1 || !a2 || !b1 || !b2) throw new Error('no chains');
-    for (const id of [a1, b1]) expect((await claim(id))?.claim).toBe('claimed');
+    for (const id of [a1, b1]) expect((await sql.claim(id))?.claim).toBe('claimed');
     // A batch with a failure goes item by item: each is webhook_record_attempt's,
     // which claims the due next delivery itself. b1 fails with the schedule spent.
-    const steps = await recordBatch([
+    const steps = await sql.recordBatch([
       { delivery_id: a1 },
       { delivery_id: b1, ok: false, status_code: 500, retry_delay_ms: null },
     ]);
     expect(steps[0]).toMatchObject({ outcome: 'succeeded', claim: 'claimed', delivery_id: a2 });
     expect(steps[1]).toMatchObject({ outcome: 'failed', claim: 'claimed', delivery_id: b2 });
-    expect(await row(b1)).toMatchObject({ status: 'failed', attemptCount: 1 });
+    expect(await sql.row(b1)).toMatchObject({ status: 'failed', attemptCount: 1 });
     // Every other field of webhook_step is webhook_claim's for the same delivery.
-    expect({ ...steps[0]?.step, outcome: null }).toEqual(await claimAlone(a2));
-    expect({ ...steps[1]?.step, outcome: null }).toEqual(await claimAlone(b2));
+    expect({ ...steps[0]?.step, outcome: null }).toEqual(await sql.claimAlone(a2));
+    expect({ ...steps[1]?.step, outcome: null }).toEqual(await sql.claimAlone(b2));
   });
 
   it('a record hands on to the next delivery only when it is due, unleased and its subscription live', async () => {
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
-    const [a1, a2] = await chainOf(subscriptionId, 2);
-    const [b1, b2] = await chainOf(subscriptionId, 2);
+    const [a1, a2] = await sql.chainOf(subscriptionId, 2);
+    const [b1, b2] = await sql.chainOf(subscriptionId, 2);
     if (!a1 || !a2 || !b1 || !b2) throw new Error('no chains');
-    for (const id of [a1, b1]) expect((await claim(id))?.claim).toBe('claimed');
+    for (const id of [a1, b1]) expect((await sql.claim(id))?.claim).toBe('claimed');
     // a2 is due in an hour (a redelivery scheduled later, say); b2 is leased elsewhere.
     await pool.query(
       `UPDATE deliveries SET next_attempt_at = now() + interval '1 hour' WHERE id = $1`,
@@ -202,23 +201,23 @@ describe('the delivery functions', () => {
       `UPDATE deliveries SET claimed_until = now() + interval '1 minute' WHERE id = $1`,
       [b2],
     );
-    const steps = await recordBatch([{ delivery_id: a1 }, { delivery_id: b1 }]);
+    const steps = await sql.recordBatch([{ delivery_id: a1 }, { delivery_id: b1 }]);
     expect(steps[0]).toMatchObject({ outcome: 'succeeded', claim: 'not_due', delivery_id: a2 });
     expect(steps[1]).toMatchObject({ outcome: 'succeeded', claim: 'busy', delivery_id: b2 });
     // Either way the next one is its chain's head now, for the reconciler to see.
-    expect(await row(a2)).toMatchObject({ queued: false, status: 'pending' });
-    expect(await row(b2)).toMatchObject({ queued: false, status: 'pending' });
+    expect(await sql.row(a2)).toMatchObject({ queued: false, status: 'pending' });
+    expect(await sql.row(b2)).toMatchObject({ queued: false, status: 'pending' });
 
     // A subscription disabled meanwhile: its next delivery is failed, not claimed.
-    const [c1, c2] = await chainOf(subscriptionId, 2);
+    const [c1, c2] = await sql.chainOf(subscriptionId, 2);
     if (!c1 || !c2) throw new Error('no chain');
-    expect((await claim(c1))?.claim).toBe('claimed');
+    expect((await sql.claim(c1))?.claim).toBe('claimed');
     await h.prisma.subscription.update({ where: { id: subscriptionId }, data: { enabled: false } });
-    expect((await recordBatch([{ delivery_id: c1 }]))[0]).toMatchObject({
+    expect((await sql.recordBatch([{ delivery_id: c1 }]))[0]).toMatchObject({
       outcome: 'succeeded',
       claim: 'subscription_disabled',
     });
-    expect(await row(c2)).toMatchObject({ status: 'failed' });
+    expect(await sql.row(c2)).toMatchObject({ status: 'failed' });
   });
 
   it('records by key lookups, also with plans a session made while the tables were small', async () => {
@@ -227,13 +226,13 @@ describe('the delivery functions', () => {
     // key), kept by the session: bench/webhooks read 22 M index entries for
     // 30,000 deliveries (prisma/functions/webhook/webhook_record_attempts.sql).
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
-    const chain = await chainOf(subscriptionId, 10);
+    const chain = await sql.chainOf(subscriptionId, 10);
     const client = new pg.Client({ connectionString: h.db.url });
     await client.connect();
     try {
-      expect((await claim(chain[0] ?? ''))?.claim).toBe('claimed');
+      expect((await sql.claim(chain[0] ?? ''))?.claim).toBe('claimed');
       for (const id of chain.slice(0, 7)) {
-        expect((await recordBatch([{ delivery_id: id }], client))[0]?.claim).toBe('claimed');
+        expect((await sql.recordBatch([{ delivery_id: id }], client))[0]?.claim).toBe('claimed');
       }
       // Another lead's 20,000 deliveries of the same subscription, pending and
       // queued (in the chain and primary-key indexes the record reads), unanalyzed.
@@ -250,7 +249,9 @@ describe('the delivery functions', () => {
       );
       await client.query('BEGIN');
       for (const id of chain.slice(7)) {
-        expect((await recordBatch([{ delivery_id: id }], client))[0]?.outcome).toBe('succeeded');
+        expect((await sql.recordBatch([{ delivery_id: id }], client))[0]?.outcome).toBe(
+          'succeeded',
+        );
       }
       expect(await rowsRead(client, 'deliveries')).toBeLessThan(200);
       await client.query('ROLLBACK');
