@@ -4,7 +4,7 @@ import { QueueSet } from '@leadhook/queue';
 import { aDelivery, closedPort } from '@leadhook/testkit';
 import request from 'supertest';
 import { createApp } from './app.js';
-import { type Harness, PUBLIC_BASE_URL, playbookBody, startHarness } from './testing/harness.js';
+import { type Harness, PUBLIC_BASE_URL, startHarness } from './testing/harness.js';
 import { createLeadOf } from './testing/leads.factory.js';
 import { bodyValidator } from './validation.js';
 
@@ -21,16 +21,14 @@ afterAll(async () => {
 
 /** An account with a playbook, a subscription of it and a lead to deliver about. */
 async function setup() {
-  const { api_key, account_id: accountId } = await h.newAccount();
-  const api = h.as(api_key);
-  const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
+  const { api, apiKey, accountId, playbookId } = await h.owner();
   const subscriptionId: string = (
     await api
       .post(`/api/v1/playbooks/${playbookId}/subscriptions`)
       .send({ url: 'https://crm.example.com/hook', events: ['*'] })
   ).body.id;
   const leadId = await createLeadOf(h.prisma, accountId, playbookId);
-  return { api, apiKey: api_key, accountId, playbookId, subscriptionId, leadId };
+  return { api, apiKey, accountId, playbookId, subscriptionId, leadId };
 }
 
 const at = (iso: string) => new Date(iso);

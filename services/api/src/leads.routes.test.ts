@@ -1,12 +1,6 @@
 import { leadDetailSchema, leadListSchema } from '@leadhook/contracts';
 import { newId } from '@leadhook/db';
-import {
-  type AuthedAgent,
-  type Harness,
-  playbookBody,
-  sourceBody,
-  startHarness,
-} from './testing/harness.js';
+import { type AuthedAgent, type Harness, startHarness } from './testing/harness.js';
 import {
   createDuplicateSubmission,
   createEnrollment,
@@ -34,16 +28,9 @@ interface Owner extends LeadOwner {
 
 /** An account with a playbook and two sources, made through the API. */
 async function owner(): Promise<Owner> {
-  const { api_key, account_id } = await h.newAccount();
-  const api = h.as(api_key);
-  const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
-  const sourceId: string = (
-    await api.post('/api/v1/marketing_sources').send(sourceBody(playbookId, { name: 'Acme' }))
-  ).body.id;
-  const otherSourceId: string = (
-    await api.post('/api/v1/marketing_sources').send(sourceBody(playbookId, { name: 'Beta' }))
-  ).body.id;
-  return { api, accountId: account_id, playbookId, sourceId, otherSourceId };
+  const o = await h.owner();
+  const sourceId = await h.newSource(o, { name: 'Acme' });
+  return { ...o, sourceId, otherSourceId: await h.newSource(o, { name: 'Beta' }) };
 }
 
 /** Every id of the account's lead list, following next_cursor to the end. */

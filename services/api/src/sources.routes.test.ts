@@ -19,12 +19,7 @@ afterAll(async () => {
 });
 
 /** An account with one playbook. */
-async function owner() {
-  const { api_key, account_id } = await h.newAccount();
-  const api = h.as(api_key);
-  const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
-  return { api, accountId: account_id, playbookId };
-}
+const owner = () => h.owner();
 
 async function intakeKeyOf(id: string): Promise<string> {
   return (await h.prisma.marketingSource.findUniqueOrThrow({ where: { id } })).intakeKey;

@@ -4,7 +4,7 @@ import {
   subscriptionSchema,
   subscriptionWithSecretSchema,
 } from '@leadhook/contracts';
-import { type Harness, playbookBody, startHarness } from './testing/harness.js';
+import { type Harness, startHarness } from './testing/harness.js';
 import { bodyValidator } from './validation.js';
 
 const isSubscription = bodyValidator(subscriptionSchema);
@@ -23,12 +23,7 @@ afterAll(async () => {
   await h.close();
 });
 
-async function owner() {
-  const { api_key, account_id } = await h.newAccount();
-  const api = h.as(api_key);
-  const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
-  return { api, apiKey: api_key, accountId: account_id, playbookId };
-}
+const owner = () => h.owner();
 
 function subscriptionBody(overrides: Record<string, unknown> = {}) {
   return {

@@ -25,6 +25,13 @@ export interface Harness {
   queues: QueueSet;
   /** An account made through the same function the CLI uses (a factory, not a fixture). */
   newAccount(name?: string): Promise<CreatedAccount>;
+  /** A new account's agent and a playbook of it (playbookBody()), made through the API. */
+  owner(): Promise<ApiOwner>;
+  /** A marketing source of the owner's playbook (sourceBody()), made through the API: its id. */
+  newSource(
+    owner: Pick<ApiOwner, 'api' | 'playbookId'>,
+    overrides?: Record<string, unknown>,
+  ): Promise<string>;
   /**
    * supertest requests with the account's bearer key. Every answer is checked
    * against the OpenAPI document (testing/openapi-responses.ts) before the test
@@ -36,6 +43,13 @@ export interface Harness {
   /** Another app on the same database and queues, with other API options (e.g. private targets). */
   withOptions(options: Partial<ApiOptions>): { as(apiKey: string): AuthedAgent };
   close(): Promise<void>;
+}
+
+export interface ApiOwner {
+  api: AuthedAgent;
+  apiKey: string;
+  accountId: string;
+  playbookId: string;
 }
 
 type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -73,14 +87,25 @@ export async function startHarness(
   const deps = depsWith({});
   const app = createApp(deps);
   let counter = 0;
+  const newAccount: Harness['newAccount'] = (name) =>
+    anAccount(prisma, name ?? `Account ${++counter}`);
+  const as = authedAgent(app);
   return {
     app,
     internal: createInternalApp(deps),
     prisma,
     db,
     queues,
-    newAccount: (name) => anAccount(prisma, name ?? `Account ${++counter}`),
-    as: authedAgent(app),
+    newAccount,
+    as,
+    owner: async () => {
+      const { api_key: apiKey, account_id: accountId } = await newAccount();
+      const api = as(apiKey);
+      const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
+      return { api, apiKey, accountId, playbookId };
+    },
+    newSource: async ({ api, playbookId }, overrides = {}) =>
+      (await api.post('/api/v1/marketing_sources').send(sourceBody(playbookId, overrides))).body.id,
     anonymous: agent(app, (test) => test),
     withOptions: (extra) => ({ as: authedAgent(appWith(extra)) }),
     close: async () => {
