@@ -1,5 +1,5 @@
 import { createPool, type Pool } from '@leadhook/db';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createTestDatabase, type TestDatabase } from '@leadhook/testkit';
 import { RETENTION_LOCK_KEY, RetentionJob, type RetentionKind } from './retention.js';
 import {
   createAttempt,

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
 import { createPool, type Pool } from '@leadhook/db';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
 import {
   overTheCap,
@@ -10,7 +9,13 @@ import {
   trickleHeaders,
 } from '@leadhook/observability/testing';
 import { QueueSet } from '@leadhook/queue';
-import { closedPort, TEST_REDIS_URL, waitFor } from '@leadhook/testkit';
+import {
+  closedPort,
+  createTestDatabase,
+  TEST_REDIS_URL,
+  type TestDatabase,
+  waitFor,
+} from '@leadhook/testkit';
 import request from 'supertest';
 import { createIdempotencyKey, createOutboxRow, createOwner } from './testing/index.js';
 import {

@@ -1,5 +1,5 @@
 import { createPool, newId, type Pool } from '@leadhook/db';
-import { rowsRead } from '@leadhook/db/testing';
+import { rowsRead } from '@leadhook/testkit';
 import pg from 'pg';
 import { Harness } from './testing/harness.js';
 

@@ -1,8 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createPrisma } from '@leadhook/db';
 import { createLogger } from '@leadhook/observability';
-import { closedPort, TEST_REDIS_URL, waitFor } from '@leadhook/testkit';
+import {
+  aLead,
+  aLeadOwner,
+  closedPort,
+  createTestDatabase,
+  TEST_REDIS_URL,
+  type TestDatabase,
+  waitFor,
+} from '@leadhook/testkit';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
 import { Queue } from 'bullmq';
 import pg from 'pg';
@@ -134,19 +142,10 @@ describe('playbook-worker', () => {
 
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
+    const prisma = createPrisma({ databaseUrl: db.url, poolMax: 1 });
     try {
       const id = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
-      const [account, playbook, source] = [id('acc'), id('pb'), id('src')];
-      await client.query(`INSERT INTO accounts (id, name) VALUES ($1, 'Gauge')`, [account]);
-      await client.query(
-        `INSERT INTO playbooks (id, account_id, name, steps) VALUES ($1, $2, 'Gauge', '[]')`,
-        [playbook, account],
-      );
-      await client.query(
-        `INSERT INTO marketing_sources (id, account_id, playbook_id, name, source_type, intake_key)
-         VALUES ($1, $2, $3, 'Gauge', 'vendor', $4)`,
-        [source, account, playbook, randomBytes(12).toString('hex')],
-      );
+      const owner = await aLeadOwner(prisma, { account: 'Gauge' });
       // Due 90 s ago; deferred to the contact window (due in an hour); finished.
       const plays = [
         { due: `now() - interval '90 seconds'`, status: 'active' },
@@ -155,19 +154,11 @@ describe('playbook-worker', () => {
       ];
       const overdue = id('enr');
       for (const [i, play] of plays.entries()) {
-        const lead = id('lead');
-        await client.query(
-          `INSERT INTO leads (id, account_id, source_id, source_name, playbook_id, phone, email,
-                              first_name, last_name, fields, canonical, tcpa_opt_in_token,
-                              tcpa_opt_in_url, received_at)
-           VALUES ($1, $2, $3, 'Gauge', $4, '+1512555010' || $5, 'a@example.com', 'A', 'B',
-                   '{}', '{}', 't', 'https://example.com', now())`,
-          [lead, account, source, playbook, String(i)],
-        );
+        const lead = await aLead(prisma, owner);
         await client.query(
           `INSERT INTO enrollments (id, lead_id, playbook_id, status, current_step, next_run_at)
            VALUES ($1, $2, $3, $4, 0, ${play.due})`,
-          [i === 0 ? overdue : id('enr'), lead, playbook, play.status],
+          [i === 0 ? overdue : id('enr'), lead.id, owner.playbookId, play.status],
         );
       }
       const late = await oldestDue();
@@ -177,6 +168,7 @@ describe('playbook-worker', () => {
       await client.query(`UPDATE enrollments SET status = 'completed' WHERE id = $1`, [overdue]);
       expect(await oldestDue()).toBe(0);
     } finally {
+      await prisma.$disconnect();
       await client.end();
     }
   });

@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
-import { closedPort, freePort, TEST_REDIS_URL, waitFor } from '@leadhook/testkit';
+import {
+  closedPort,
+  createTestDatabase,
+  freePort,
+  TEST_REDIS_URL,
+  type TestDatabase,
+  waitFor,
+} from '@leadhook/testkit';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
 import { Queue } from 'bullmq';
 import pg from 'pg';
