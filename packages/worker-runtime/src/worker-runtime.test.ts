@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
-import { createPool, type Pool } from '@leadhook/db';
+import { createPool, createPrisma, type Pool } from '@leadhook/db';
 import { createLogger } from '@leadhook/observability';
 import {
   overTheCap,
@@ -10,6 +10,7 @@ import {
 } from '@leadhook/observability/testing';
 import { QueueSet } from '@leadhook/queue';
 import {
+  aLeadOwner,
   closedPort,
   createTestDatabase,
   TEST_REDIS_URL,
@@ -17,7 +18,7 @@ import {
   waitFor,
 } from '@leadhook/testkit';
 import request from 'supertest';
-import { createIdempotencyKey, createOutboxRow, createOwner } from './testing/index.js';
+import { createIdempotencyKey, createOutboxRow } from './testing/index.js';
 import {
   createWorkerRuntime,
   drainTimeoutMs,
@@ -218,7 +219,8 @@ describe('a stop while the runtime is starting', () => {
 
 describe('worker runtime', () => {
   it('runs the retention job on its timer and counts what it removed', async () => {
-    const owner = await createOwner(pool);
+    const prisma = createPrisma({ databaseUrl: db.url, poolMax: 1 });
+    const owner = await aLeadOwner(prisma).finally(() => prisma.$disconnect());
     await createIdempotencyKey(pool, owner, 30);
     await createIdempotencyKey(pool, owner, 1);
     await createOutboxRow(pool, 24 * 10, 24 * 9);

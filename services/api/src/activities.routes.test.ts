@@ -1,20 +1,14 @@
 import { activityCatalogSchema, activityReportSchema } from '@leadhook/contracts';
 import { newId } from '@leadhook/db';
-import { waitFor } from '@leadhook/testkit';
-import { type AuthedAgent, type Harness, startHarness } from './testing/harness.js';
+import { useHarness, waitFor } from '@leadhook/testkit';
+import { type AuthedAgent, startHarness } from './testing/harness.js';
 import { createEnrollment, createLead, type LeadOwner } from './testing/leads.factory.js';
 import { bodyValidator } from './validation.js';
 
 const isCatalog = bodyValidator(activityCatalogSchema);
 const isReport = bodyValidator(activityReportSchema);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => startHarness());
 
 async function owner(): Promise<LeadOwner & { api: AuthedAgent }> {
   const o = await h.owner();

@@ -1,23 +1,17 @@
 import { deliveryListSchema, deliverySchema } from '@leadhook/contracts';
 import { createLogger, createMetrics } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
-import { aDelivery, closedPort } from '@leadhook/testkit';
+import { aDelivery, closedPort, useHarness } from '@leadhook/testkit';
 import request from 'supertest';
 import { createApp } from './app.js';
-import { type Harness, PUBLIC_BASE_URL, startHarness } from './testing/harness.js';
+import { PUBLIC_BASE_URL, startHarness } from './testing/harness.js';
 import { createLeadOf } from './testing/leads.factory.js';
 import { bodyValidator } from './validation.js';
 
 const isDeliveryList = bodyValidator(deliveryListSchema);
 const isDelivery = bodyValidator(deliverySchema);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => startHarness());
 
 /** An account with a playbook, a subscription of it and a lead to deliver about. */
 async function setup() {

@@ -1,6 +1,7 @@
 import { leadDetailSchema, leadListSchema } from '@leadhook/contracts';
 import { newId } from '@leadhook/db';
-import { type AuthedAgent, type Harness, startHarness } from './testing/harness.js';
+import { useHarness } from '@leadhook/testkit';
+import { type AuthedAgent, startHarness } from './testing/harness.js';
 import {
   createDuplicateSubmission,
   createEnrollment,
@@ -12,13 +13,7 @@ import { bodyValidator } from './validation.js';
 const isLeadList = bodyValidator(leadListSchema);
 const isLeadDetail = bodyValidator(leadDetailSchema);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => startHarness());
 
 interface Owner extends LeadOwner {
   api: AuthedAgent;

@@ -1,22 +1,11 @@
 import { marketingSourceSchema } from '@leadhook/contracts';
-import {
-  type Harness,
-  PUBLIC_BASE_URL,
-  playbookBody,
-  sourceBody,
-  startHarness,
-} from './testing/harness.js';
+import { useHarness } from '@leadhook/testkit';
+import { PUBLIC_BASE_URL, playbookBody, sourceBody, startHarness } from './testing/harness.js';
 import { bodyValidator } from './validation.js';
 
 const isSource = bodyValidator(marketingSourceSchema);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => startHarness());
 
 /** An account with one playbook. */
 const owner = () => h.owner();

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { subscriptionTestResultSchema } from '@leadhook/contracts';
-import { Subscriber } from '@leadhook/testkit';
-import { type AuthedAgent, type Harness, playbookBody, startHarness } from './testing/harness.js';
+import { Subscriber, useHarness } from '@leadhook/testkit';
+import { type AuthedAgent, playbookBody, startHarness } from './testing/harness.js';
 import { bodyValidator } from './validation.js';
 
 const isTestResult = bodyValidator(subscriptionTestResultSchema);
@@ -33,13 +33,9 @@ function verifies(secret: string, headers: IncomingHttpHeaders, body: string): b
     });
 }
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ webhookAllowPrivateTargets: true, webhookTimeoutMs: 5_000 });
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() =>
+  startHarness({ webhookAllowPrivateTargets: true, webhookTimeoutMs: 5_000 }),
+);
 
 async function subscribedTo(
   url: string,

@@ -4,7 +4,8 @@ import {
   subscriptionSchema,
   subscriptionWithSecretSchema,
 } from '@leadhook/contracts';
-import { type Harness, startHarness } from './testing/harness.js';
+import { useHarness } from '@leadhook/testkit';
+import { startHarness } from './testing/harness.js';
 import { bodyValidator } from './validation.js';
 
 const isSubscription = bodyValidator(subscriptionSchema);
@@ -15,13 +16,7 @@ const isError = bodyValidator(errorEnvelopeSchema);
 const HOOK = 'https://crm.example.com/hooks/leadhook';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => startHarness());
 
 const owner = () => h.owner();
 

@@ -1,17 +1,9 @@
 import { isId } from '@leadhook/db';
-import { randomPhone, validLead, waitFor } from '@leadhook/testkit';
+import { randomPhone, useHarness, validLead, waitFor } from '@leadhook/testkit';
 import request from 'supertest';
-import { countRows, createHarness, type Harness } from './testing/harness.js';
+import { countRows, createHarness } from './testing/harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await createHarness();
-});
-
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => createHarness());
 
 interface LeadRow {
   id: string;

@@ -1,20 +1,10 @@
 import { receiveInbound } from '@leadhook/providers';
-import { TEST_REDIS_URL, waitFor } from '@leadhook/testkit';
+import { TEST_REDIS_URL, useHarness, waitFor } from '@leadhook/testkit';
 import { Queue } from 'bullmq';
 import { runStep } from './step/step.runner.js';
 import { Harness } from './testing/harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await Harness.create();
-});
-afterEach(async () => {
-  await h.stopWorkers();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => Harness.create(), { afterEach: (h) => h.stopWorkers() });
 
 describe('a lead from enrollment to its outcome', () => {
   it('runs every step in order and ends completed, then unreachable', async () => {

@@ -1,21 +1,11 @@
 import { newId } from '@leadhook/db';
-import { TEST_REDIS_URL, waitFor } from '@leadhook/testkit';
+import { TEST_REDIS_URL, useHarness, waitFor } from '@leadhook/testkit';
 import { Queue } from 'bullmq';
 import { enrollLead } from './enrollment.job.js';
 import { runStep } from './step/step.runner.js';
 import { Harness } from './testing/harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await Harness.create();
-});
-afterEach(async () => {
-  await h.stopWorkers();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => Harness.create(), { afterEach: (h) => h.stopWorkers() });
 
 /** An active play at step 0, due now, with no job in Redis. */
 async function duePlay(source: { playbookId: string; sourceId: string }) {

@@ -1,5 +1,5 @@
 import type { MessagingProvider } from '@leadhook/providers';
-import { waitFor } from '@leadhook/testkit';
+import { useHarness, waitFor } from '@leadhook/testkit';
 import { drainTimeoutMs } from '@leadhook/worker-runtime';
 import { Harness } from './testing/harness.js';
 
@@ -9,14 +9,7 @@ import { Harness } from './testing/harness.js';
 // drain deadline and leaves the job to BullMQ's stalled-job check. Its own file:
 // the step it leaves behind must not run under another test's worker.
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await Harness.create();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => Harness.create());
 
 it('stops within SHUTDOWN_TIMEOUT_MS while a step waits on a provider that does not answer', async () => {
   let called = false;

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { webhookPayloadSchema } from '@leadhook/contracts';
-import { type Subscriber, waitFor } from '@leadhook/testkit';
+import { type Subscriber, useHarness, waitFor } from '@leadhook/testkit';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import request from 'supertest';
@@ -30,17 +30,7 @@ function verified(secret: string, req: Subscriber['received'][number]): boolean 
     });
 }
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await Harness.create();
-});
-afterEach(async () => {
-  await h.stopWorkers();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => Harness.create(), { afterEach: (h) => h.stopWorkers() });
 
 async function record(
   w: RunningWorker,

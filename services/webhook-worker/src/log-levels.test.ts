@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '@leadhook/observability';
-import { waitFor } from '@leadhook/testkit';
+import { useHarness, waitFor } from '@leadhook/testkit';
 import { Harness, type RunningWorker } from './testing/harness.js';
 
 /**
@@ -9,17 +9,7 @@ import { Harness, type RunningWorker } from './testing/harness.js';
  * wrong, a failed try at warn; a successful try and the fan-out at debug.
  */
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await Harness.create();
-});
-afterEach(async () => {
-  await h.stopWorkers();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => Harness.create(), { afterEach: (h) => h.stopWorkers() });
 
 interface Line {
   level: string;

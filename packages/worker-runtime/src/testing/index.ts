@@ -1,8 +1,2 @@
 export type { Owner } from './fixtures.js';
-export {
-  createAttempt,
-  createDelivery,
-  createIdempotencyKey,
-  createOutboxRow,
-  createOwner,
-} from './fixtures.js';
+export { createAttempt, createIdempotencyKey, createOutboxRow } from './fixtures.js';
