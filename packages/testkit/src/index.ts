@@ -46,5 +46,5 @@ export { PrivateRedis } from './private-redis.js';
 export { forgetRedis } from './redis.js';
 export { createTestDatabase, rowsRead, TEST_REDIS_URL, type TestDatabase } from './settings.js';
 export { type Answer, type ReceivedRequest, Subscriber } from './subscriber.js';
-export { useHarness } from './use-harness.js';
+export { useHarness, useTestDatabase } from './use-harness.js';
 export { closedPort, freePort, type WaitOptions, waitFor } from './wait.js';

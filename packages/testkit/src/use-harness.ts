@@ -1,3 +1,5 @@
+import { createTestDatabase, type TestDatabase } from './settings.js';
+
 /**
  * A test file's harness, started before its first test and closed after its
  * last (with `afterEach`, also tidied after each test): what every test file of
@@ -35,5 +37,13 @@ export function useHarness<T extends { close(): Promise<void> }>(
       return method ? Function.prototype.bind.call(value, harness) : value;
     },
     has: (_target, key) => Reflect.has(started(), key),
+  });
+}
+
+/** A test file's own database (createTestDatabase), made before its first test and dropped after its last. */
+export function useTestDatabase(): TestDatabase {
+  return useHarness(async () => {
+    const db = await createTestDatabase();
+    return { ...db, close: db.drop };
   });
 }

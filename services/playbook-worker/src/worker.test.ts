@@ -6,9 +6,8 @@ import {
   aLead,
   aLeadOwner,
   closedPort,
-  createTestDatabase,
   TEST_REDIS_URL,
-  type TestDatabase,
+  useTestDatabase,
   waitFor,
 } from '@leadhook/testkit';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
@@ -20,17 +19,11 @@ import { createWorker } from './worker.js';
 
 const silent = createLogger({ service: 'playbook-worker', level: 'silent' });
 
-let db: TestDatabase;
+const db = useTestDatabase();
 const running: WorkerRuntime[] = [];
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
 afterEach(async () => {
   await Promise.all(running.splice(0).map((w) => w.stop()));
-});
-afterAll(async () => {
-  await db.drop();
 });
 
 async function startWorker(env: Record<string, string> = {}) {

@@ -1,14 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
 import { createLogger } from '@leadhook/observability';
-import {
-  closedPort,
-  createTestDatabase,
-  freePort,
-  TEST_REDIS_URL,
-  type TestDatabase,
-  waitFor,
-} from '@leadhook/testkit';
+import { closedPort, freePort, TEST_REDIS_URL, useTestDatabase, waitFor } from '@leadhook/testkit';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
 import { Queue } from 'bullmq';
 import pg from 'pg';
@@ -20,17 +13,11 @@ import { createWorker } from './worker.js';
 // checks the webhook worker's own wiring, its relay's topic included.
 const silent = createLogger({ service: 'webhook-worker', level: 'silent' });
 
-let db: TestDatabase;
+const db = useTestDatabase();
 const running: WorkerRuntime[] = [];
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
 afterEach(async () => {
   await Promise.all(running.splice(0).map((w) => w.stop()));
-});
-afterAll(async () => {
-  await db.drop();
 });
 
 async function startWorker(redisUrl: string) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
-import { createPrisma, type PrismaClient } from '@leadhook/db';
+import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
 import { createLogger } from '@leadhook/observability';
 import {
   aLead,
@@ -38,14 +38,17 @@ export class Harness {
   private constructor(
     readonly db: TestDatabase,
     readonly prisma: PrismaClient,
+    /** For the SQL functions' own tests: `poolMax` connections (2 unless told). */
+    readonly pool: Pool,
     readonly accountId: string,
   ) {}
 
-  static async create(): Promise<Harness> {
+  static async create({ poolMax = 2 }: { poolMax?: number } = {}): Promise<Harness> {
     const db = await createTestDatabase();
     const prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
+    const pool = createPool({ databaseUrl: db.url, max: poolMax });
     const { account_id } = await anAccount(prisma, 'Playbook worker test');
-    return new Harness(db, prisma, account_id);
+    return new Harness(db, prisma, pool, account_id);
   }
 
   async startWorker(
@@ -152,6 +155,7 @@ export class Harness {
     await this.stopWorkers();
     await this.forgetRedis();
     await this.prisma.$disconnect();
+    await this.pool.end();
     await this.db.drop();
   }
 }

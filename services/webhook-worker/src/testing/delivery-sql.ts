@@ -1,4 +1,4 @@
-import { createPool, newId, type Pool } from '@leadhook/db';
+import { newId, type Pool } from '@leadhook/db';
 import { QueueSet } from '@leadhook/queue';
 import { forgetRedis, TEST_REDIS_URL, waitFor } from '@leadhook/testkit';
 import { Queue } from 'bullmq';
@@ -22,8 +22,8 @@ let prefix: string;
 /** The test file's harness, pool, queues, and cleanup after each test and at the end. */
 export function useDeliverySql(): void {
   beforeAll(async () => {
-    h = await Harness.create();
-    pool = createPool({ databaseUrl: h.db.url, max: 4 });
+    h = await Harness.create({ poolMax: 4 });
+    pool = h.pool;
     prefix = Harness.newPrefix();
     queues = new QueueSet({ redisUrl: TEST_REDIS_URL, prefix });
     inspect = new Queue('delivery', { connection: queues.redis, prefix });
@@ -37,7 +37,6 @@ export function useDeliverySql(): void {
     await inspect.close();
     await queues.close();
     await forgetRedis(prefix);
-    await pool.end();
     await h.close();
   });
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ActivityRecorder } from '@leadhook/activities';
 import { loadConfig } from '@leadhook/config';
-import { createPrisma, type PrismaClient } from '@leadhook/db';
+import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
 import { createLogger, type Logger } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
 import {
@@ -46,16 +46,19 @@ export class Harness {
   private constructor(
     readonly db: TestDatabase,
     readonly prisma: PrismaClient,
+    /** For the SQL functions' own tests: `poolMax` connections (2 unless told). */
+    readonly pool: Pool,
     readonly accountId: string,
     readonly playbookId: string,
     readonly sourceId: string,
   ) {}
 
-  static async create(): Promise<Harness> {
+  static async create({ poolMax = 2 }: { poolMax?: number } = {}): Promise<Harness> {
     const db = await createTestDatabase();
     const prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
+    const pool = createPool({ databaseUrl: db.url, max: poolMax });
     const owner = await aLeadOwner(prisma, { account: 'Webhook worker test' });
-    return new Harness(db, prisma, owner.accountId, owner.playbookId, owner.sourceId);
+    return new Harness(db, prisma, pool, owner.accountId, owner.playbookId, owner.sourceId);
   }
 
   /** Another playbook of the account (or of `accountId`), with a source feeding it. */
@@ -178,6 +181,7 @@ export class Harness {
     await this.stopWorkers();
     await Promise.all(this.subscribers.splice(0).map((s) => s.close()));
     await this.prisma.$disconnect();
+    await this.pool.end();
     await this.db.drop();
   }
 }
