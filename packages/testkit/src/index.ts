@@ -44,7 +44,14 @@ export {
 } from './openapi-responses.js';
 export { PrivateRedis } from './private-redis.js';
 export { forgetRedis } from './redis.js';
-export { createTestDatabase, rowsRead, TEST_REDIS_URL, type TestDatabase } from './settings.js';
+export {
+  createTestDatabase,
+  createTestStores,
+  rowsRead,
+  TEST_REDIS_URL,
+  type TestDatabase,
+  type TestStores,
+} from './settings.js';
 export { type Answer, type ReceivedRequest, Subscriber } from './subscriber.js';
 export { useHarness, useTestDatabase } from './use-harness.js';
 export { closedPort, freePort, type WaitOptions, waitFor } from './wait.js';

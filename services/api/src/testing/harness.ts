@@ -1,13 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { type CreatedAccount, createPrisma, type PrismaClient } from '@leadhook/db';
+import type { CreatedAccount, PrismaClient } from '@leadhook/db';
 import { createLogger, createMetrics } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
-import {
-  anAccount,
-  createTestDatabase,
-  TEST_REDIS_URL,
-  type TestDatabase,
-} from '@leadhook/testkit';
+import { anAccount, createTestStores, TEST_REDIS_URL, type TestDatabase } from '@leadhook/testkit';
 import type { Express } from 'express';
 import supertest from 'supertest';
 import { type ApiDeps, type ApiOptions, createApp, createInternalApp } from '../app.js';
@@ -63,8 +58,8 @@ export async function startHarness(
   options: Partial<ApiOptions> = {},
   { redisUrl = TEST_REDIS_URL }: { redisUrl?: string } = {},
 ): Promise<Harness> {
-  const db = await createTestDatabase();
-  const prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
+  const stores = await createTestStores({ poolMax: 1 });
+  const { db, prisma } = stores;
   const prefix = `test-api-${randomBytes(4).toString('hex')}`;
   const queues = new QueueSet({ redisUrl, prefix });
   const depsWith = (extra: Partial<ApiOptions>): ApiDeps => ({
@@ -113,8 +108,7 @@ export async function startHarness(
       await queues.get('activity').obliterate({ force: true });
       await queues.get('delivery').obliterate({ force: true });
       await queues.close();
-      await prisma.$disconnect();
-      await db.drop();
+      await stores.close();
     },
   };
 }

@@ -6,20 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createLeadValidator } from '@leadhook/contracts';
-import {
-  createPool,
-  createPrisma,
-  generateIntakeKey,
-  type Pool,
-  type PrismaClient,
-} from '@leadhook/db';
+import { generateIntakeKey, type Pool, type PrismaClient } from '@leadhook/db';
 import { createLogger, createMetrics } from '@leadhook/observability';
 import { createRedis, QueueSet } from '@leadhook/queue';
 import {
   anAccount,
   aPlaybook,
   aSource,
-  createTestDatabase,
+  createTestStores,
   intakeOpenApi,
   responseChecker,
   TEST_REDIS_URL,
@@ -98,9 +92,8 @@ export const TEST_NOW = new Date('2026-11-22T15:04:05.000Z');
 
 export async function createHarness(harnessOptions: HarnessOptions = {}): Promise<Harness> {
   const redisUrl = harnessOptions.redisUrl ?? TEST_REDIS_URL;
-  const db = await createTestDatabase();
-  const pool = createPool({ databaseUrl: db.url, max: 12 });
-  const prisma = createPrisma({ databaseUrl: db.url, poolMax: 2 });
+  const stores = await createTestStores({ poolMax: 12, prismaPoolMax: 2 });
+  const { db, pool, prisma } = stores;
   const prefix = `test-intake-${randomBytes(4).toString('hex')}`;
   const queues = new QueueSet({ redisUrl, prefix });
   const redis = createRedis(redisUrl);
@@ -203,9 +196,7 @@ export async function createHarness(harnessOptions: HarnessOptions = {}): Promis
           .catch(() => {});
         await queues.close();
         redis.disconnect();
-        await prisma.$disconnect();
-        await pool.end();
-        await db.drop();
+        await stores.close();
       } catch (err) {
         throw verdict ?? err;
       }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
-import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
+import type { Pool, PrismaClient } from '@leadhook/db';
 import { createLogger } from '@leadhook/observability';
 import {
   aLead,
@@ -8,11 +8,12 @@ import {
   aPhone,
   aPlaybook,
   aSource,
-  createTestDatabase,
+  createTestStores,
   forgetRedis,
   type StepSpec,
   TEST_REDIS_URL,
   type TestDatabase,
+  type TestStores,
   waitFor,
 } from '@leadhook/testkit';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
@@ -35,20 +36,22 @@ export class Harness {
   readonly prefix = `pbw${randomBytes(5).toString('hex')}`;
   private readonly workers: WorkerRuntime[] = [];
 
+  readonly db: TestDatabase;
+  readonly prisma: PrismaClient;
+  /** For the SQL functions' own tests: `poolMax` connections (2 unless told). */
+  readonly pool: Pool;
+
   private constructor(
-    readonly db: TestDatabase,
-    readonly prisma: PrismaClient,
-    /** For the SQL functions' own tests: `poolMax` connections (2 unless told). */
-    readonly pool: Pool,
+    private readonly stores: TestStores,
     readonly accountId: string,
-  ) {}
+  ) {
+    ({ db: this.db, prisma: this.prisma, pool: this.pool } = stores);
+  }
 
   static async create({ poolMax = 2 }: { poolMax?: number } = {}): Promise<Harness> {
-    const db = await createTestDatabase();
-    const prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
-    const pool = createPool({ databaseUrl: db.url, max: poolMax });
-    const { account_id } = await anAccount(prisma, 'Playbook worker test');
-    return new Harness(db, prisma, pool, account_id);
+    const stores = await createTestStores({ poolMax });
+    const { account_id } = await anAccount(stores.prisma, 'Playbook worker test');
+    return new Harness(stores, account_id);
   }
 
   async startWorker(
@@ -154,8 +157,6 @@ export class Harness {
   async close(): Promise<void> {
     await this.stopWorkers();
     await this.forgetRedis();
-    await this.prisma.$disconnect();
-    await this.pool.end();
-    await this.db.drop();
+    await this.stores.close();
   }
 }

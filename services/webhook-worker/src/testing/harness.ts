@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ActivityRecorder } from '@leadhook/activities';
 import { loadConfig } from '@leadhook/config';
-import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
+import type { Pool, PrismaClient } from '@leadhook/db';
 import { createLogger, type Logger } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
 import {
@@ -12,11 +12,12 @@ import {
   aPlaybook,
   aSource,
   aSubscription,
-  createTestDatabase,
+  createTestStores,
   forgetRedis,
   Subscriber,
   TEST_REDIS_URL,
   type TestDatabase,
+  type TestStores,
   waitFor,
 } from '@leadhook/testkit';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
@@ -43,22 +44,24 @@ export class Harness {
   private readonly workers: RunningWorker[] = [];
   readonly subscribers: Subscriber[] = [];
 
+  readonly db: TestDatabase;
+  readonly prisma: PrismaClient;
+  /** For the SQL functions' own tests: `poolMax` connections (2 unless told). */
+  readonly pool: Pool;
+
   private constructor(
-    readonly db: TestDatabase,
-    readonly prisma: PrismaClient,
-    /** For the SQL functions' own tests: `poolMax` connections (2 unless told). */
-    readonly pool: Pool,
+    private readonly stores: TestStores,
     readonly accountId: string,
     readonly playbookId: string,
     readonly sourceId: string,
-  ) {}
+  ) {
+    ({ db: this.db, prisma: this.prisma, pool: this.pool } = stores);
+  }
 
   static async create({ poolMax = 2 }: { poolMax?: number } = {}): Promise<Harness> {
-    const db = await createTestDatabase();
-    const prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
-    const pool = createPool({ databaseUrl: db.url, max: poolMax });
-    const owner = await aLeadOwner(prisma, { account: 'Webhook worker test' });
-    return new Harness(db, prisma, pool, owner.accountId, owner.playbookId, owner.sourceId);
+    const stores = await createTestStores({ poolMax });
+    const owner = await aLeadOwner(stores.prisma, { account: 'Webhook worker test' });
+    return new Harness(stores, owner.accountId, owner.playbookId, owner.sourceId);
   }
 
   /** Another playbook of the account (or of `accountId`), with a source feeding it. */
@@ -180,8 +183,6 @@ export class Harness {
   async close(): Promise<void> {
     await this.stopWorkers();
     await Promise.all(this.subscribers.splice(0).map((s) => s.close()));
-    await this.prisma.$disconnect();
-    await this.pool.end();
-    await this.db.drop();
+    await this.stores.close();
   }
 }
