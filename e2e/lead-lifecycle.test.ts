@@ -1,4 +1,4 @@
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createTestDatabase, type TestDatabase } from '@leadhook/testkit';
 import {
   type ApiClient,
   apiClient,

@@ -1,10 +1,8 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createTestDatabase, Subscriber, type TestDatabase } from '@leadhook/testkit';
 import { leaksIn } from './leak-search.js';
 import {
   createAccount,
   ensureBuilt,
-  freePort,
   type Service,
   startService,
   stopService,
@@ -25,7 +23,7 @@ import {
 
 let db: TestDatabase;
 let service: Service;
-let subscriber: Server;
+let subscriber: Subscriber;
 const received: { id: string; label: string; attempt: number }[] = [];
 let apiKey: string;
 
@@ -84,23 +82,13 @@ async function apiJson<T>(path: string, init: Init = {}, status = 200): Promise<
   return JSON.parse(body) as T;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let text = '';
-    req.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-    });
-    req.on('end', () => resolve(text));
-  });
-}
-
 beforeAll(async () => {
   ensureBuilt();
   db = await createTestDatabase();
   // The subscriber fails each delivery's first attempt, so retries and their errors are logged too.
   const attempts = new Map<string, number>();
-  subscriber = createServer(async (req, res) => {
-    const body = JSON.parse(await readBody(req)) as { activity_label: string };
+  subscriber = await Subscriber.start((req, res) => {
+    const body = JSON.parse(req.body) as { activity_label: string };
     const id = String(req.headers['webhook-id']);
     const attempt = (attempts.get(id) ?? 0) + 1;
     attempts.set(id, attempt);
@@ -108,8 +96,6 @@ beforeAll(async () => {
     res.statusCode = attempt === 1 && !id.startsWith('act_test') ? 500 : 204;
     res.end(res.statusCode === 500 ? 'subscriber says no' : undefined);
   });
-  const subscriberPort = await freePort();
-  await new Promise<void>((resolve) => subscriber.listen(subscriberPort, '127.0.0.1', resolve));
 
   service = await startService(
     {
@@ -126,12 +112,12 @@ beforeAll(async () => {
   );
   ({ api_key: apiKey } = await createAccount(db.url, 'Leak probe'));
   secrets.set('api key', apiKey);
-  secrets.set('subscriber url', `http://127.0.0.1:${subscriberPort}/hooks/zq7-url-token-5e1d`);
+  secrets.set('subscriber url', `http://127.0.0.1:${subscriber.port}/hooks/zq7-url-token-5e1d`);
 }, 240_000);
 
 afterAll(async () => {
   await stopService(service);
-  await new Promise((resolve) => subscriber?.close(resolve));
+  await subscriber?.close();
   await db?.drop();
 });
 

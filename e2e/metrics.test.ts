@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createTestDatabase, type TestDatabase } from '@leadhook/testkit';
 import { documentedMetrics, PROCESSES, type Process } from '../infra/metrics-table.js';
 import {
   ensureBuilt,

@@ -1,10 +1,10 @@
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import {
   overTheCap,
   statusesIn,
   trickleBody,
   trickleHeaders,
 } from '@leadhook/observability/testing';
+import { createTestDatabase, type TestDatabase } from '@leadhook/testkit';
 import { ensureBuilt, freePort, type ServiceProcess, startProcess } from './support.js';
 
 /**

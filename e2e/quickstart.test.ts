@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLeadValidator } from '@leadhook/contracts';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createTestDatabase, type TestDatabase } from '@leadhook/testkit';
 import { ensureBuilt, freePort, ROOT, type Service, startService, stopService } from './support.js';
 
 /**

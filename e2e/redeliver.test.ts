@@ -1,92 +1,78 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { loadConfig } from '@leadhook/config';
-import { createAccount, createPrisma, type PrismaClient } from '@leadhook/db';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { createLogger, createMetrics } from '@leadhook/observability';
-import { QueueSet } from '@leadhook/queue';
-import type { WorkerRuntime } from '@leadhook/worker-runtime';
-import { waitFor } from '@leadhook/worker-runtime/testing';
-import supertest from 'supertest';
-import { createApp } from '../services/api/src/app.js';
-import { createLeadOf } from '../services/api/src/testing/deliveries.factory.js';
-import { forgetRedis } from '../services/webhook-worker/src/testing/harness.js';
-import { createWorker } from '../services/webhook-worker/src/worker.js';
+import { createPrisma, type PrismaClient } from '@leadhook/db';
+import {
+  aLead,
+  anAccount,
+  aSource,
+  createTestDatabase,
+  forgetRedis,
+  Subscriber,
+  TEST_REDIS_URL,
+  type TestDatabase,
+} from '@leadhook/testkit';
+import {
+  type ApiClient,
+  apiClient,
+  ensureBuilt,
+  freePort,
+  type ServiceProcess,
+  startProcess,
+  waitFor,
+} from './support.js';
 
 /**
- * Redeliver and recover send at once: the api and the webhook worker, in this
- * process, on one database and queue prefix, with the worker's reconciler slowed
- * to once an hour. A delivery that reaches the subscriber after the API call was
- * enqueued by the call itself (docs/webhooks.md "Redelivery").
+ * Redeliver and recover send at once: the built api and webhook worker on one
+ * database and queue prefix, with the worker's reconciler slowed to once an hour.
+ * A delivery that reaches the subscriber after the API call was enqueued by the
+ * call itself (docs/webhooks.md "Redelivery").
  */
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Long enough that nothing in a test is found by the reconciler. */
 const RECONCILE_INTERVAL_MS = 3_600_000;
 
 let db: TestDatabase;
 let prisma: PrismaClient;
-let queues: QueueSet;
-let worker: WorkerRuntime;
-let app: ReturnType<typeof createApp>;
-let server: Server;
-let subscriberUrl: string;
-/** The subscriber's answer status; the requests it got (webhook-id of each). */
+let api: ServiceProcess;
+let worker: ServiceProcess;
+let subscriber: Subscriber;
+/** The subscriber's answer status. */
 let answer = 500;
-const received: string[] = [];
 const prefix = `e2e-redeliver-${randomBytes(4).toString('hex')}`;
 
 beforeAll(async () => {
+  ensureBuilt();
   db = await createTestDatabase();
   prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      received.push(String(req.headers['webhook-id']));
-      res.statusCode = answer;
-      res.end();
-    });
+  subscriber = await Subscriber.start((_req, res) => {
+    res.statusCode = answer;
+    res.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  subscriberUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-
-  const config = loadConfig({
+  const env = {
     DATABASE_URL: db.url,
-    REDIS_URL,
+    REDIS_URL: TEST_REDIS_URL,
     QUEUE_PREFIX: prefix,
+    PUBLIC_BASE_URL: 'https://leads.example.test',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // The delivery log is polled: no rate limit in the way.
+    API_RATE_LIMIT_PER_KEY: '0',
+    API_RATE_LIMIT_PER_ADDRESS: '0',
     // One try per delivery: a 500 fails it at once.
     WEBHOOK_RETRY_SCHEDULE: '0',
     WEBHOOK_TIMEOUT_MS: '2000',
-  });
-  worker = createWorker({
-    config,
-    port: 0,
-    logger: createLogger({ service: 'webhook-worker', level: 'silent' }),
-    relayIntervalMs: 100,
-    webhooks: { reconcileIntervalMs: RECONCILE_INTERVAL_MS },
-  });
-  await worker.start();
-  queues = new QueueSet({ redisUrl: REDIS_URL, prefix });
-  await waitFor(() => queues.redis.status === 'ready');
-  app = createApp({
-    prisma,
-    logger: createLogger({ service: 'api', level: 'silent' }),
-    metrics: createMetrics('api'),
-    queues,
-    options: { publicBaseUrl: 'https://leads.example.test', webhookAllowPrivateTargets: true },
-  });
+    RECONCILE_INTERVAL_MS: String(RECONCILE_INTERVAL_MS),
+  };
+  [api, worker] = await Promise.all([
+    startProcess('api', await freePort(), env),
+    startProcess('webhook-worker', await freePort(), env),
+  ]);
 });
 
 afterAll(async () => {
-  await worker.stop();
-  await queues.close();
+  await Promise.all([api?.stop(), worker?.stop()]);
   await forgetRedis(prefix);
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  await prisma.$disconnect();
-  await db.drop();
+  await subscriber?.close();
+  await prisma?.$disconnect();
+  await db?.drop();
 });
 
 interface ShownDelivery {
@@ -99,55 +85,66 @@ interface ShownDelivery {
 
 /** An account, a subscription to every event, a lead, and `count` activities on it that failed. */
 async function failedDeliveries(count: number) {
-  const { account_id: accountId, api_key: apiKey } = await createAccount(prisma, 'Redeliver');
-  const api = (verb: 'get' | 'post', path: string) =>
-    supertest(app)[verb](`/api/v1${path}`).set('authorization', `Bearer ${apiKey}`);
-  const playbookId: string = (await api('post', '/playbooks').send({ name: 'Empty', steps: [] }))
-    .body.id;
-  const subscriptionId: string = (
-    await api('post', `/playbooks/${playbookId}/subscriptions`).send({
-      url: subscriberUrl,
-      events: ['*'],
-    })
-  ).body.id;
-  const leadId = await createLeadOf(prisma, accountId, playbookId);
+  const { account_id: accountId, api_key: apiKey } = await anAccount(prisma, 'Redeliver');
+  const call: ApiClient = apiClient(api.port, apiKey);
+  const json = async (res: Promise<Response>) => ({
+    status: (await res).status,
+    body: (await (await res).json()) as Record<string, unknown>,
+  });
+  const playbookId = (
+    await json(call('/playbooks', { method: 'POST', body: { name: 'Empty', steps: [] } }))
+  ).body.id as string;
+  const subscriptionId = (
+    await json(
+      call(`/playbooks/${playbookId}/subscriptions`, {
+        method: 'POST',
+        body: { url: subscriber.url, events: ['*'] },
+      }),
+    )
+  ).body.id as string;
+  const source = await aSource(prisma, { accountId, playbookId });
+  const lead = await aLead(prisma, { accountId, playbookId, sourceId: source.id });
   answer = 500;
   /** The activities in the order they occurred. */
   const activityIds: string[] = [];
   for (let i = 0; i < count; i++) {
-    const reported = await api('post', `/leads/${leadId}/activities`).send({
-      activity_type: 'event',
-      activity_label: 'interested',
-    });
+    const reported = await json(
+      call(`/leads/${lead.id}/activities`, {
+        method: 'POST',
+        body: { activity_type: 'event', activity_label: 'interested' },
+      }),
+    );
     expect(reported.status).toBe(201);
-    activityIds.push(reported.body.id);
+    activityIds.push(reported.body.id as string);
   }
   const log = async () =>
-    (await api('get', `/subscriptions/${subscriptionId}/deliveries`)).body.data as ShownDelivery[];
+    (await json(call(`/subscriptions/${subscriptionId}/deliveries`))).body.data as ShownDelivery[];
   const failed = await waitFor(async () => {
     const shown = await log();
     return shown.length === count && shown.every((d) => d.status === 'failed') ? shown : undefined;
   });
-  return { api, subscriptionId, log, failed, activityIds };
+  const post = (path: string, body?: unknown) =>
+    json(call(path, { method: 'POST', ...(body === undefined ? {} : { body }) }));
+  return { post, subscriptionId, log, failed, activityIds };
 }
 
 it('redeliver sends at once, keeps the earlier attempt and counts on', async () => {
-  const { api, log, failed } = await failedDeliveries(1);
+  const { post, log, failed } = await failedDeliveries(1);
   const [delivery] = failed;
   if (!delivery) throw new Error('no delivery');
   expect(delivery.attempt_count).toBe(1);
   const firstTry = delivery.attempts[0];
 
   answer = 200;
-  const before = received.length;
-  const res = await api('post', `/deliveries/${delivery.id}/redeliver`);
+  const before = subscriber.received.length;
+  const res = await post(`/deliveries/${delivery.id}/redeliver`);
   expect(res.status).toBe(200);
   // The reconciler runs once an hour here: only the API's own enqueue sends it.
   const done = await waitFor(
     async () => (await log()).find((d) => d.id === delivery.id && d.status === 'succeeded'),
-    { timeoutMs: 20_000 },
+    20_000,
   );
-  expect(received.slice(before)).toEqual([delivery.activity_id]);
+  expect(subscriber.ids().slice(before)).toEqual([delivery.activity_id]);
   expect(done.attempt_count).toBe(2);
   expect(done.attempts).toHaveLength(2);
   // The first try as it was recorded (its next_attempt_at now points at the second).
@@ -159,20 +156,18 @@ it('redeliver sends at once, keeps the earlier attempt and counts on', async () 
 });
 
 it('recover sends every failed delivery at once, a lead in order', async () => {
-  const { api, subscriptionId, log, activityIds } = await failedDeliveries(3);
+  const { post, subscriptionId, log, activityIds } = await failedDeliveries(3);
   answer = 200;
-  const before = received.length;
-  const res = await api('post', `/subscriptions/${subscriptionId}/recover`).send({
+  const before = subscriber.received.length;
+  const res = await post(`/subscriptions/${subscriptionId}/recover`, {
     since: '2000-01-01T00:00:00Z',
   });
   expect(res.body).toEqual({ recovered: 3 });
   await waitFor(
     async () => ((await log()).every((d) => d.status === 'succeeded') ? true : undefined),
-    {
-      timeoutMs: 20_000,
-    },
+    20_000,
   );
   // One lead's deliveries to one subscriber go in the order the activities occurred.
-  expect(received.slice(before)).toEqual(activityIds);
+  expect(subscriber.ids().slice(before)).toEqual(activityIds);
   for (const d of await log()) expect(d.attempt_count).toBe(2);
 });

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { LEAD_FIELD_NAMES } from '@leadhook/contracts';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createTestDatabase, type TestDatabase } from '@leadhook/testkit';
 import { leaksIn } from './leak-search.js';
 import {
   apiClient,

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { HANDLES_SIGNALS } from '@leadhook/observability';
+import { createTestDatabase, type TestDatabase } from '@leadhook/testkit';
 import {
   ensureBuilt,
   freePorts,

@@ -3,7 +3,12 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePort, waitFor as sharedWaitFor } from '@leadhook/worker-runtime/testing';
+import type { LeadFieldName } from '@leadhook/contracts';
+import {
+  freePort,
+  validLead as sharedValidLead,
+  waitFor as sharedWaitFor,
+} from '@leadhook/testkit';
 
 export { freePort };
 
@@ -59,35 +64,28 @@ export function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_0
   return sharedWaitFor(probe, { timeoutMs, intervalMs: 200, retryErrors: true });
 }
 
-const VALID_LEAD = {
-  first_name: 'Jane',
-  last_name: 'Doe',
-  email: 'jane.doe@example.com',
+/**
+ * California has no contact rule of its own (CONTACT_HOURS alone applies), and a
+ * San Francisco number.
+ */
+const CALIFORNIA = {
   phone: '(415) 555-0100',
-  current_insurance_carrier: 'Acme Mutual',
-  current_insurance_coverage: '100/300/100',
   current_residence_address: '1 Market St',
   current_residence_city: 'San Francisco',
   current_residence_state: 'CA',
   current_residence_zip: '94105',
-  date_of_birth: '1985-04-12',
-  gender: 'female',
-  marital_status: 'single',
-  credit_rating: 'good',
-  tcpa_opt_in_token: 'tok-e2e',
-  tcpa_opt_in_url: 'https://quotes.example.com/consent',
 };
 
-export type LeadBody = Record<keyof typeof VALID_LEAD, string> & Record<string, string>;
+export type LeadBody = Record<LeadFieldName, string> & Record<string, string>;
 
 /**
- * A lead body intake accepts: California, which has no contact rule of its own
- * (CONTACT_HOURS alone applies), with a San Francisco number. Override what a
- * test is about: a phone of its own (the same phone twice is a duplicate), the
- * values a leak search looks for.
+ * The shared valid lead (@leadhook/testkit) in California, every value a string
+ * (as a form posts it). Override what a test is about: a phone of its own (the
+ * same phone twice is a duplicate), the values a leak search looks for.
  */
 export function validLead(overrides: Record<string, string> = {}): LeadBody {
-  return { ...VALID_LEAD, ...overrides };
+  const lead = sharedValidLead({ ...CALIFORNIA, ...overrides });
+  return Object.fromEntries(Object.entries(lead).map(([k, v]) => [k, String(v)])) as LeadBody;
 }
 
 /**

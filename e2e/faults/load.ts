@@ -1,5 +1,6 @@
-import { Agent, createServer, request, type Server } from 'node:http';
-import { freePort, validLead, waitFor } from '../support.js';
+import { Agent, request } from 'node:http';
+import { Subscriber as LocalSubscriber } from '@leadhook/testkit';
+import { validLead, waitFor } from '../support.js';
 
 /**
  * The two outside parties of a fault test: a seller posting leads at a steady
@@ -219,36 +220,29 @@ export class Subscriber {
   readonly receipts: Receipt[] = [];
   readonly unanswered: Receipt[] = [];
   answering = true;
-  private server: Server | undefined;
-  port = 0;
+  private server: LocalSubscriber | undefined;
 
   async start(): Promise<void> {
-    this.port = await freePort();
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-          id: string;
-          activity_label: string;
-          lead_id: string;
-        };
-        const receipt = {
-          webhookId: String(req.headers['webhook-id']),
-          id: body.id,
-          label: body.activity_label,
-          leadId: body.lead_id,
-        };
-        if (!this.answering) {
-          this.unanswered.push(receipt);
-          return;
-        }
-        this.receipts.push(receipt);
-        res.statusCode = 204;
-        res.end();
-      });
+    this.server = await LocalSubscriber.start((req, res) => {
+      const body = JSON.parse(req.body) as { id: string; activity_label: string; lead_id: string };
+      const receipt = {
+        webhookId: String(req.headers['webhook-id']),
+        id: body.id,
+        label: body.activity_label,
+        leadId: body.lead_id,
+      };
+      if (!this.answering) {
+        this.unanswered.push(receipt);
+        return;
+      }
+      this.receipts.push(receipt);
+      res.statusCode = 204;
+      res.end();
     });
-    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
+  }
+
+  get port(): number {
+    return this.server?.port ?? 0;
   }
 
   get url(): string {
@@ -263,9 +257,6 @@ export class Subscriber {
   }
 
   async stop(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await this.server?.close();
   }
 }

@@ -1,3 +1,4 @@
+import { TEST_REDIS_URL } from '@leadhook/testkit';
 import { ensureBuilt, freePort, runMigrations, waitFor } from '../support.js';
 import { PrivatePostgres } from './private-servers.js';
 import { Scenario } from './scenario.js';
@@ -28,7 +29,7 @@ beforeAll(async () => {
   runMigrations(pg.url);
   scenario = await Scenario.start({
     databaseUrl: pg.url,
-    redisUrl: 'redis://127.0.0.1:6379',
+    redisUrl: TEST_REDIS_URL,
     queuePrefix: `e2e-pg-${process.pid}-${Date.now()}`,
   });
 }, 180_000);

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 /**
  * Servers a fault test may stop: the machine's PostgreSQL and Redis are shared
  * with other test runs and are never stopped, so a test that takes one away
- * starts its own (Redis: PrivateRedis of @leadhook/worker-runtime/testing, which
+ * starts its own (Redis: PrivateRedis of @leadhook/testkit, which
  * the services' own outage tests use too).
  */
 

@@ -1,4 +1,4 @@
-import { freePort, PrivateRedis } from '@leadhook/worker-runtime/testing';
+import { freePort, PrivateRedis } from '@leadhook/testkit';
 import { Scenario } from './scenario.js';
 import { sleep } from './stack.js';
 import { CLEAN } from './verify.js';

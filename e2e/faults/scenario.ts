@@ -1,4 +1,4 @@
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '@leadhook/testkit';
 import { ensureBuilt } from '../support.js';
 import { LeadStream, Subscriber } from './load.js';
 import { createFixture, type Fixture, Stack, type StackOptions } from './stack.js';
@@ -33,7 +33,7 @@ export class Scenario {
     try {
       const scenario = await Scenario.start({
         databaseUrl: database.url,
-        redisUrl: options.redisUrl ?? 'redis://127.0.0.1:6379',
+        redisUrl: options.redisUrl ?? TEST_REDIS_URL,
         queuePrefix: `e2e-${tag}-${process.pid}-${Date.now()}`,
         workerCopies: options.workerCopies ?? 1,
         ...(options.env ? { env: options.env } : {}),

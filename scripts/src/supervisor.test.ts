@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { createLogger, HANDLES_SIGNALS } from '@leadhook/observability';
-import { waitFor } from '@leadhook/worker-runtime/testing';
+import { waitFor } from '@leadhook/testkit';
 import { ROOT } from './paths.js';
 import {
   type BackoffOptions,

@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { createAccount, createPrisma, newId, type PrismaClient } from '@leadhook/db';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createPrisma, newId, type PrismaClient } from '@leadhook/db';
 import { createLogger } from '@leadhook/observability';
 import { liveJob, QueueSet } from '@leadhook/queue';
+import {
+  aLead,
+  aLeadOwner,
+  anAccount,
+  createTestDatabase,
+  TEST_REDIS_URL,
+  type TestDatabase,
+} from '@leadhook/testkit';
 import { Queue } from 'bullmq';
 import { ActivityRecorder } from './activity-path.js';
-
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 let db: TestDatabase;
 let prisma: PrismaClient;
@@ -21,27 +26,14 @@ const prefix = `test-${randomBytes(4).toString('hex')}`;
 beforeAll(async () => {
   db = await createTestDatabase();
   prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
-  queues = new QueueSet({ redisUrl: REDIS_URL, prefix });
+  queues = new QueueSet({ redisUrl: TEST_REDIS_URL, prefix });
   recorder = new ActivityRecorder({
     prisma,
     queues,
     logger: createLogger({ service: 'test', level: 'silent' }),
   });
-  accountId = (await createAccount(prisma, 'A')).account_id;
-  otherAccountId = (await createAccount(prisma, 'B')).account_id;
-  playbookId = newId('playbook');
-  sourceId = newId('source');
-  await prisma.playbook.create({ data: { id: playbookId, accountId, name: 'P' } });
-  await prisma.marketingSource.create({
-    data: {
-      id: sourceId,
-      accountId,
-      playbookId,
-      name: 'S',
-      sourceType: 'vendor',
-      intakeKey: randomBytes(24).toString('base64url'),
-    },
-  });
+  ({ accountId, playbookId, sourceId } = await aLeadOwner(prisma));
+  otherAccountId = (await anAccount(prisma, 'B')).account_id;
 });
 
 afterAll(async () => {
@@ -54,25 +46,7 @@ afterAll(async () => {
 });
 
 async function lead(options: { enrolled?: boolean } = {}): Promise<string> {
-  const id = newId('lead');
-  await prisma.lead.create({
-    data: {
-      id,
-      accountId,
-      sourceId,
-      sourceName: 'S',
-      playbookId,
-      phone: `+1512${Math.floor(2_000_000 + Math.random() * 7_000_000)}`,
-      email: 'x@example.com',
-      firstName: 'X',
-      lastName: 'Y',
-      fields: {},
-      canonical: {},
-      tcpaOptInToken: 't',
-      tcpaOptInUrl: 'https://example.com',
-      receivedAt: new Date(),
-    },
-  });
+  const { id } = await aLead(prisma, { accountId, playbookId, sourceId });
   if (options.enrolled) {
     await prisma.enrollment.create({ data: { id: newId('enrollment'), leadId: id, playbookId } });
   }

@@ -1,19 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import {
-  createAccount,
-  createPool,
-  createPrisma,
-  newId,
-  type Pool,
-  type PrismaClient,
-} from '@leadhook/db';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createPool, createPrisma, newId, type Pool, type PrismaClient } from '@leadhook/db';
 import { createLogger } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
+import {
+  aLead,
+  aLeadOwner,
+  createTestDatabase,
+  TEST_REDIS_URL,
+  type TestDatabase,
+} from '@leadhook/testkit';
 import { receiveInbound, receiveStatusCallback } from './inbound.js';
 import { SimulationProvider } from './simulation.provider.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = createLogger({ service: 'test', level: 'silent' });
 
 let db: TestDatabase;
@@ -29,21 +27,8 @@ beforeAll(async () => {
   db = await createTestDatabase();
   prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
   pool = createPool({ databaseUrl: db.url, max: 2 });
-  queues = new QueueSet({ redisUrl: REDIS_URL, prefix });
-  accountId = (await createAccount(prisma, 'A')).account_id;
-  playbookId = newId('playbook');
-  sourceId = newId('source');
-  await prisma.playbook.create({ data: { id: playbookId, accountId, name: 'P' } });
-  await prisma.marketingSource.create({
-    data: {
-      id: sourceId,
-      accountId,
-      playbookId,
-      name: 'S',
-      sourceType: 'vendor',
-      intakeKey: randomBytes(24).toString('base64url'),
-    },
-  });
+  queues = new QueueSet({ redisUrl: TEST_REDIS_URL, prefix });
+  ({ accountId, playbookId, sourceId } = await aLeadOwner(prisma));
 });
 
 afterAll(async () => {
@@ -55,26 +40,7 @@ afterAll(async () => {
 });
 
 async function lead(): Promise<{ leadId: string; phone: string }> {
-  const leadId = newId('lead');
-  const phone = `+1415${Math.floor(2_000_000 + Math.random() * 7_000_000)}`;
-  await prisma.lead.create({
-    data: {
-      id: leadId,
-      accountId,
-      sourceId,
-      sourceName: 'S',
-      playbookId,
-      phone,
-      email: 'x@example.com',
-      firstName: 'X',
-      lastName: 'Y',
-      fields: {},
-      canonical: {},
-      tcpaOptInToken: 't',
-      tcpaOptInUrl: 'https://example.com',
-      receivedAt: new Date(),
-    },
-  });
+  const { id: leadId, phone } = await aLead(prisma, { accountId, playbookId, sourceId });
   return { leadId, phone };
 }
 

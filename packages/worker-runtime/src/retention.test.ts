@@ -1,30 +1,34 @@
-import { createPool, type Pool } from '@leadhook/db';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
-import { RETENTION_LOCK_KEY, RetentionJob, type RetentionKind } from './retention.js';
+import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
 import {
-  createAttempt,
-  createDelivery,
-  createIdempotencyKey,
-  createOutboxRow,
-  createOwner,
-  type Owner,
-} from './testing/index.js';
+  aDelivery,
+  aLead,
+  aLeadOwner,
+  aSubscription,
+  createTestDatabase,
+  type LeadOwner,
+  type TestDatabase,
+} from '@leadhook/testkit';
+import { RETENTION_LOCK_KEY, RetentionJob, type RetentionKind } from './retention.js';
+import { createAttempt, createIdempotencyKey, createOutboxRow } from './testing/index.js';
 
 const DAY_MS = 86_400_000;
 
 let db: TestDatabase;
 let pool: Pool;
-let owner: Owner;
+let prisma: PrismaClient;
+let owner: LeadOwner;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   pool = createPool({ databaseUrl: db.url, max: 4 });
-  owner = await createOwner(pool);
+  prisma = createPrisma({ databaseUrl: db.url, poolMax: 2 });
+  owner = await aLeadOwner(prisma);
 });
 afterEach(async () => {
   await pool.query('TRUNCATE idempotency_keys, outbox, attempts');
 });
 afterAll(async () => {
+  await prisma.$disconnect();
   await pool.end();
   await db.drop();
 });
@@ -70,7 +74,16 @@ describe('RetentionJob', () => {
   });
 
   it('empties response bodies older than ATTEMPT_BODY_RETENTION and keeps the attempts', async () => {
-    const delivery = await createDelivery(pool, owner);
+    const lead = await aLead(prisma, owner);
+    const to = await aSubscription(prisma, {
+      accountId: owner.accountId,
+      url: 'https://hooks.example.com/x',
+    });
+    const { deliveryId: delivery } = await aDelivery(
+      prisma,
+      { accountId: owner.accountId, leadId: lead.id, subscriptionId: to.id },
+      { status: 'succeeded' },
+    );
     const old = await createAttempt(pool, delivery, 24 * 3);
     const young = await createAttempt(pool, delivery, 24 * 1);
 

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
-import { createPool, type Pool } from '@leadhook/db';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createPool, createPrisma, type Pool } from '@leadhook/db';
 import { createLogger } from '@leadhook/observability';
 import {
   overTheCap,
@@ -10,14 +9,16 @@ import {
   trickleHeaders,
 } from '@leadhook/observability/testing';
 import { QueueSet } from '@leadhook/queue';
-import request from 'supertest';
 import {
+  aLeadOwner,
   closedPort,
-  createIdempotencyKey,
-  createOutboxRow,
-  createOwner,
+  createTestDatabase,
+  TEST_REDIS_URL,
+  type TestDatabase,
   waitFor,
-} from './testing/index.js';
+} from '@leadhook/testkit';
+import request from 'supertest';
+import { createIdempotencyKey, createOutboxRow } from './testing/index.js';
 import {
   createWorkerRuntime,
   drainTimeoutMs,
@@ -25,7 +26,6 @@ import {
   type WorkerRuntime,
 } from './worker-runtime.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = createLogger({ service: 'test-worker', level: 'silent' });
 
 let db: TestDatabase;
@@ -50,7 +50,12 @@ async function start(
   components: WorkerComponent[] = [],
 ) {
   const prefix = `t${randomBytes(5).toString('hex')}`;
-  const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, ...env });
+  const config = loadConfig({
+    DATABASE_URL: db.url,
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    ...env,
+  });
   const runtime = createWorkerRuntime({
     service: 'test-worker',
     config,
@@ -189,7 +194,11 @@ describe('a stop while the runtime is starting', () => {
         events.push('next stopped');
       },
     };
-    const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: 'unused' });
+    const config = loadConfig({
+      DATABASE_URL: db.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: 'unused',
+    });
     const runtime = createWorkerRuntime({
       service: 'test-worker',
       config,
@@ -210,7 +219,8 @@ describe('a stop while the runtime is starting', () => {
 
 describe('worker runtime', () => {
   it('runs the retention job on its timer and counts what it removed', async () => {
-    const owner = await createOwner(pool);
+    const prisma = createPrisma({ databaseUrl: db.url, poolMax: 1 });
+    const owner = await aLeadOwner(prisma).finally(() => prisma.$disconnect());
     await createIdempotencyKey(pool, owner, 30);
     await createIdempotencyKey(pool, owner, 1);
     await createOutboxRow(pool, 24 * 10, 24 * 9);
@@ -239,7 +249,7 @@ describe('worker runtime', () => {
 
   it('exports the depth of every queue by state, read at scrape', async () => {
     const { http, prefix } = await start();
-    const producer = new QueueSet({ redisUrl: REDIS_URL, prefix });
+    const producer = new QueueSet({ redisUrl: TEST_REDIS_URL, prefix });
     try {
       await waitFor(async () => (producer.redis.status === 'ready' ? true : undefined));
       await producer.enqueue('enrollment', { lead_id: 'lead_a' });
@@ -284,7 +294,7 @@ describe('worker runtime', () => {
       service: 'test-worker',
       config: loadConfig({
         DATABASE_URL: db.url,
-        REDIS_URL,
+        REDIS_URL: TEST_REDIS_URL,
         QUEUE_PREFIX: prefix,
         OUTBOX_RELAY_BATCH_SIZE: '2',
       }),

@@ -1,18 +1,13 @@
 import { accountSchema, errorEnvelopeSchema } from '@leadhook/contracts';
+import { useHarness } from '@leadhook/testkit';
 import supertest from 'supertest';
-import { type Harness, startHarness } from './testing/harness.js';
+import { startHarness } from './testing/harness.js';
 import { bodyValidator } from './validation.js';
 
 const isAccount = bodyValidator(accountSchema);
 const isError = bodyValidator(errorEnvelopeSchema);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => startHarness());
 
 function expectUnauthorized(res: supertest.Response) {
   expect(res.status).toBe(401);

@@ -1,36 +1,19 @@
 import { activityCatalogSchema, activityReportSchema } from '@leadhook/contracts';
 import { newId } from '@leadhook/db';
 import { liveJob } from '@leadhook/queue';
-import {
-  type AuthedAgent,
-  type Harness,
-  playbookBody,
-  sourceBody,
-  startHarness,
-  waitFor,
-} from './testing/harness.js';
+import { useHarness, waitFor } from '@leadhook/testkit';
+import { type AuthedAgent, startHarness } from './testing/harness.js';
 import { createEnrollment, createLead, type LeadOwner } from './testing/leads.factory.js';
 import { bodyValidator } from './validation.js';
 
 const isCatalog = bodyValidator(activityCatalogSchema);
 const isReport = bodyValidator(activityReportSchema);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => startHarness());
 
 async function owner(): Promise<LeadOwner & { api: AuthedAgent }> {
-  const { api_key, account_id } = await h.newAccount();
-  const api = h.as(api_key);
-  const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
-  const sourceId: string = (
-    await api.post('/api/v1/marketing_sources').send(sourceBody(playbookId))
-  ).body.id;
-  return { api, accountId: account_id, playbookId, sourceId };
+  const o = await h.owner();
+  return { ...o, sourceId: await h.newSource(o) };
 }
 
 /** A lead of a new account, enrolled (an active play) unless told otherwise. */

@@ -8,6 +8,14 @@ import {
   subscriptionCreateSchema,
   subscriptionUpdateSchema,
 } from '@leadhook/contracts';
+import {
+  bodyWith,
+  type FieldPath,
+  hostilePaths,
+  hostileString,
+  hostileValue,
+  schemaFields,
+} from '@leadhook/testkit';
 import fc from 'fast-check';
 import supertest from 'supertest';
 import {
@@ -17,14 +25,6 @@ import {
   sourceBody,
   startHarness,
 } from './testing/harness.js';
-import {
-  bodyWith,
-  type FieldPath,
-  hostilePaths,
-  hostileString,
-  hostileValue,
-  schemaFields,
-} from './testing/hostile-strings.js';
 import { createLead } from './testing/leads.factory.js';
 
 /**
@@ -49,12 +49,10 @@ let endpoints: Endpoint[];
 
 beforeAll(async () => {
   h = await startHarness();
-  const { api_key, account_id } = await h.newAccount();
-  api = h.as(api_key);
-  const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
-  const sourceId: string = (
-    await api.post('/api/v1/marketing_sources').send(sourceBody(playbookId))
-  ).body.id;
+  const owner = await h.owner();
+  const { accountId: account_id, playbookId } = owner;
+  api = owner.api;
+  const sourceId = await h.newSource(owner);
   const subscription = { url: 'https://crm.example.com/hooks/leadhook', events: ['*'] };
   const subscriptionId: string = (await api.post('/api/v1/subscriptions').send(subscription)).body
     .id;

@@ -1,11 +1,5 @@
 import { newId } from '@leadhook/db';
-import {
-  type AuthedAgent,
-  type Harness,
-  playbookBody,
-  sourceBody,
-  startHarness,
-} from './testing/harness.js';
+import { type AuthedAgent, type Harness, playbookBody, startHarness } from './testing/harness.js';
 import { createLead } from './testing/leads.factory.js';
 
 /**
@@ -19,13 +13,9 @@ let api: AuthedAgent;
 let leadId: string;
 beforeAll(async () => {
   h = await startHarness();
-  const { api_key, account_id } = await h.newAccount();
-  api = h.as(api_key);
-  const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
-  const sourceId: string = (
-    await api.post('/api/v1/marketing_sources').send(sourceBody(playbookId))
-  ).body.id;
-  leadId = await createLead(h.prisma, { accountId: account_id, playbookId, sourceId });
+  const owner = await h.owner();
+  api = owner.api;
+  leadId = await createLead(h.prisma, { ...owner, sourceId: await h.newSource(owner) });
 });
 afterAll(async () => {
   await h.close();

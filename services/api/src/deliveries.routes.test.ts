@@ -1,36 +1,28 @@
 import { deliveryListSchema, deliverySchema } from '@leadhook/contracts';
 import { createLogger, createMetrics } from '@leadhook/observability';
 import { liveJob, QueueSet } from '@leadhook/queue';
-import { closedPort } from '@leadhook/worker-runtime/testing';
+import { aDelivery, closedPort, useHarness } from '@leadhook/testkit';
 import request from 'supertest';
 import { createApp } from './app.js';
-import { createDelivery, createLeadOf } from './testing/deliveries.factory.js';
-import { type Harness, PUBLIC_BASE_URL, playbookBody, startHarness } from './testing/harness.js';
+import { PUBLIC_BASE_URL, startHarness } from './testing/harness.js';
+import { createLeadOf } from './testing/leads.factory.js';
 import { bodyValidator } from './validation.js';
 
 const isDeliveryList = bodyValidator(deliveryListSchema);
 const isDelivery = bodyValidator(deliverySchema);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => startHarness());
 
 /** An account with a playbook, a subscription of it and a lead to deliver about. */
 async function setup() {
-  const { api_key, account_id: accountId } = await h.newAccount();
-  const api = h.as(api_key);
-  const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
+  const { api, apiKey, accountId, playbookId } = await h.owner();
   const subscriptionId: string = (
     await api
       .post(`/api/v1/playbooks/${playbookId}/subscriptions`)
       .send({ url: 'https://crm.example.com/hook', events: ['*'] })
   ).body.id;
   const leadId = await createLeadOf(h.prisma, accountId, playbookId);
-  return { api, apiKey: api_key, accountId, playbookId, subscriptionId, leadId };
+  return { api, apiKey, accountId, playbookId, subscriptionId, leadId };
 }
 
 const at = (iso: string) => new Date(iso);
@@ -39,12 +31,12 @@ describe('GET /subscriptions/{id}/deliveries', () => {
   it('lists each delivery with its attempts, newest first, and filters by status', async () => {
     const s = await setup();
     const target = { accountId: s.accountId, leadId: s.leadId, subscriptionId: s.subscriptionId };
-    const succeeded = await createDelivery(h.prisma, target, {
+    const succeeded = await aDelivery(h.prisma, target, {
       status: 'succeeded',
       label: 'started',
       attempts: [{ attemptedAt: at('2026-11-22T10:00:00Z'), statusCode: 200, durationMs: 87 }],
     });
-    const failed = await createDelivery(h.prisma, target, {
+    const failed = await aDelivery(h.prisma, target, {
       status: 'failed',
       label: 'message_sent',
       attempts: [
@@ -63,7 +55,7 @@ describe('GET /subscriptions/{id}/deliveries', () => {
         },
       ],
     });
-    const pending = await createDelivery(h.prisma, target, {
+    const pending = await aDelivery(h.prisma, target, {
       status: 'pending',
       label: 'message_received',
       nextAttemptAt: at('2026-11-22T12:05:00Z'),
@@ -151,22 +143,22 @@ describe('GET /subscriptions/{id}/deliveries', () => {
     const s = await setup();
     const target = { accountId: s.accountId, leadId: s.leadId, subscriptionId: s.subscriptionId };
     const past = at('2026-11-22T12:05:00Z');
-    const head = await createDelivery(h.prisma, target, {
+    const head = await aDelivery(h.prisma, target, {
       status: 'pending',
       nextAttemptAt: past,
       attempts: [{ attemptedAt: at('2026-11-22T12:00:00Z'), statusCode: 503 }],
     });
     // Fanned out due at once, then left waiting for the head (as the worker leaves them).
-    const second = await createDelivery(h.prisma, target, {
+    const second = await aDelivery(h.prisma, target, {
       status: 'pending',
       nextAttemptAt: past,
     });
-    const third = await createDelivery(h.prisma, target, {
+    const third = await aDelivery(h.prisma, target, {
       status: 'pending',
       nextAttemptAt: past,
     });
     const otherLead = await createLeadOf(h.prisma, s.accountId, s.playbookId);
-    const alone = await createDelivery(
+    const alone = await aDelivery(
       h.prisma,
       { ...target, leadId: otherLead },
       { status: 'pending', nextAttemptAt: past },
@@ -235,7 +227,7 @@ describe('GET /subscriptions/{id}/deliveries', () => {
     const a = await setup();
     const b = await setup();
     const target = { accountId: a.accountId, leadId: a.leadId, subscriptionId: a.subscriptionId };
-    const { deliveryId } = await createDelivery(h.prisma, target, { status: 'failed' });
+    const { deliveryId } = await aDelivery(h.prisma, target, { status: 'failed' });
     expect((await a.api.get(`/api/v1/deliveries/${deliveryId}`)).status).toBe(200);
     for (const res of [
       await b.api.get(`/api/v1/deliveries/${deliveryId}`),
@@ -256,9 +248,9 @@ describe('GET /subscriptions/{id}/deliveries', () => {
     const target = { accountId: s.accountId, leadId: s.leadId, subscriptionId: s.subscriptionId };
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      ids.push((await createDelivery(h.prisma, target, { status: 'succeeded' })).deliveryId);
+      ids.push((await aDelivery(h.prisma, target, { status: 'succeeded' })).deliveryId);
     }
-    await createDelivery(h.prisma, { ...target, subscriptionId: other }, { status: 'failed' });
+    await aDelivery(h.prisma, { ...target, subscriptionId: other }, { status: 'failed' });
     const first = await s.api.get(`/api/v1/subscriptions/${s.subscriptionId}/deliveries?limit=2`);
     expect(first.body.data.map((d: { id: string }) => d.id)).toEqual([ids[2], ids[1]]);
     expect(first.body.next_cursor).toBe(ids[1]);
@@ -274,7 +266,7 @@ describe('POST /deliveries/{id}/redeliver', () => {
   it('resets a failed delivery: pending, the schedule again, due now, the same activity id, enqueued', async () => {
     const s = await setup();
     const target = { accountId: s.accountId, leadId: s.leadId, subscriptionId: s.subscriptionId };
-    const { deliveryId, activityId } = await createDelivery(h.prisma, target, {
+    const { deliveryId, activityId } = await aDelivery(h.prisma, target, {
       status: 'failed',
       attemptCount: 8,
       attempts: [{ attemptedAt: at('2026-11-20T00:00:00Z'), statusCode: 500 }],
@@ -315,7 +307,7 @@ describe('POST /deliveries/{id}/redeliver', () => {
   it('still resets the row when Redis is away (the webhook worker reconciler sends it)', async () => {
     const s = await setup();
     const target = { accountId: s.accountId, leadId: s.leadId, subscriptionId: s.subscriptionId };
-    const { deliveryId } = await createDelivery(h.prisma, target, { status: 'failed' });
+    const { deliveryId } = await aDelivery(h.prisma, target, { status: 'failed' });
     const noRedis = new QueueSet({
       redisUrl: `redis://127.0.0.1:${await closedPort()}`,
       prefix: 'test-api-no-redis',
@@ -344,7 +336,7 @@ describe('POST /deliveries/{id}/redeliver', () => {
     const a = await setup();
     const b = await setup();
     const target = { accountId: a.accountId, leadId: a.leadId, subscriptionId: a.subscriptionId };
-    const { deliveryId } = await createDelivery(h.prisma, target, { status: 'failed' });
+    const { deliveryId } = await aDelivery(h.prisma, target, { status: 'failed' });
     for (const res of [
       await b.api.post(`/api/v1/deliveries/${deliveryId}/redeliver`),
       await a.api.post('/api/v1/deliveries/dlv_00000000000000000000000000/redeliver'),
@@ -365,23 +357,23 @@ describe('POST /subscriptions/{id}/recover', () => {
     const s = await setup();
     const target = { accountId: s.accountId, leadId: s.leadId, subscriptionId: s.subscriptionId };
     const since = at('2026-11-10T00:00:00Z');
-    const oldFailed = await createDelivery(h.prisma, target, {
+    const oldFailed = await aDelivery(h.prisma, target, {
       status: 'failed',
       createdAt: at('2026-11-09T23:59:59Z'),
     });
     const newFailed = [
-      await createDelivery(h.prisma, target, {
+      await aDelivery(h.prisma, target, {
         status: 'failed',
         createdAt: since,
         attemptCount: 8,
       }),
-      await createDelivery(h.prisma, target, {
+      await aDelivery(h.prisma, target, {
         status: 'failed',
         createdAt: at('2026-11-12T00:00:00Z'),
         attemptCount: 8,
       }),
     ];
-    const succeeded = await createDelivery(h.prisma, target, {
+    const succeeded = await aDelivery(h.prisma, target, {
       status: 'succeeded',
       createdAt: at('2026-11-12T00:00:00Z'),
       attemptCount: 1,
@@ -391,7 +383,7 @@ describe('POST /subscriptions/{id}/recover', () => {
         .post('/api/v1/subscriptions')
         .send({ url: 'https://x.example.com', events: ['*'] })
     ).body.id;
-    const otherFailed = await createDelivery(
+    const otherFailed = await aDelivery(
       h.prisma,
       { ...target, subscriptionId: other },
       { status: 'failed', createdAt: at('2026-11-12T00:00:00Z') },

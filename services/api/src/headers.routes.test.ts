@@ -1,15 +1,8 @@
+import { useHarness } from '@leadhook/testkit';
 import supertest from 'supertest';
-import { type Harness, startHarness } from './testing/harness.js';
+import { startHarness } from './testing/harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => startHarness());
 
 describe('headers on every api answer', () => {
   it('says nosniff and no-store, on secrets, errors and health alike', async () => {

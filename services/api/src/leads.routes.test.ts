@@ -1,12 +1,7 @@
 import { leadDetailSchema, leadListSchema } from '@leadhook/contracts';
 import { newId } from '@leadhook/db';
-import {
-  type AuthedAgent,
-  type Harness,
-  playbookBody,
-  sourceBody,
-  startHarness,
-} from './testing/harness.js';
+import { useHarness } from '@leadhook/testkit';
+import { type AuthedAgent, startHarness } from './testing/harness.js';
 import {
   createDuplicateSubmission,
   createEnrollment,
@@ -18,13 +13,7 @@ import { bodyValidator } from './validation.js';
 const isLeadList = bodyValidator(leadListSchema);
 const isLeadDetail = bodyValidator(leadDetailSchema);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => startHarness());
 
 interface Owner extends LeadOwner {
   api: AuthedAgent;
@@ -34,16 +23,9 @@ interface Owner extends LeadOwner {
 
 /** An account with a playbook and two sources, made through the API. */
 async function owner(): Promise<Owner> {
-  const { api_key, account_id } = await h.newAccount();
-  const api = h.as(api_key);
-  const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
-  const sourceId: string = (
-    await api.post('/api/v1/marketing_sources').send(sourceBody(playbookId, { name: 'Acme' }))
-  ).body.id;
-  const otherSourceId: string = (
-    await api.post('/api/v1/marketing_sources').send(sourceBody(playbookId, { name: 'Beta' }))
-  ).body.id;
-  return { api, accountId: account_id, playbookId, sourceId, otherSourceId };
+  const o = await h.owner();
+  const sourceId = await h.newSource(o, { name: 'Acme' });
+  return { ...o, sourceId, otherSourceId: await h.newSource(o, { name: 'Beta' }) };
 }
 
 /** Every id of the account's lead list, following next_cursor to the end. */

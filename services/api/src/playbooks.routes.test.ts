@@ -1,17 +1,12 @@
 import { errorEnvelopeSchema, playbookSchema } from '@leadhook/contracts';
-import { type Harness, playbookBody, sourceBody, startHarness } from './testing/harness.js';
+import { useHarness } from '@leadhook/testkit';
+import { playbookBody, sourceBody, startHarness } from './testing/harness.js';
 import { bodyValidator } from './validation.js';
 
 const isPlaybook = bodyValidator(playbookSchema);
 const isError = bodyValidator(errorEnvelopeSchema);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => startHarness());
 
 async function owner() {
   const { api_key, account_id } = await h.newAccount();

@@ -1,19 +1,11 @@
 import { createLogger, createMetrics } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
-import { closedPort } from '@leadhook/worker-runtime/testing';
+import { closedPort, useHarness } from '@leadhook/testkit';
 import supertest from 'supertest';
 import { createApp } from './app.js';
-import { type Harness, PUBLIC_BASE_URL, startHarness } from './testing/harness.js';
+import { PUBLIC_BASE_URL, startHarness } from './testing/harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => startHarness());
 
 /**
  * Sends `count` requests at once and counts the answers by status. At once, so

@@ -1,7 +1,7 @@
 import { createPool, createPrisma, type Pool } from '@leadhook/db';
 import { createLogger, createMetrics } from '@leadhook/observability';
 import { liveJob, OutboxRelay, outboxTopicsRelayedBy } from '@leadhook/queue';
-import { closedPort, freePort, PrivateRedis, waitFor } from '@leadhook/worker-runtime/testing';
+import { closedPort, freePort, PrivateRedis, waitFor } from '@leadhook/testkit';
 import request from 'supertest';
 import { createApp, createInternalApp } from './app.js';
 import { type Harness, playbookBody, sourceBody, startHarness } from './testing/harness.js';

@@ -1,5 +1,6 @@
+import { useHarness } from '@leadhook/testkit';
 import request from 'supertest';
-import { type Harness, playbookBody, startHarness } from './testing/harness.js';
+import { playbookBody, startHarness } from './testing/harness.js';
 
 /**
  * The api's HTTP metrics carry the matched route template as `route`, the same
@@ -7,13 +8,7 @@ import { type Harness, playbookBody, startHarness } from './testing/harness.js';
  * /metrics as an operator's scrape would.
  */
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => startHarness());
 
 /** `route` → `status` → count, of leadhook_http_requests_total for `method`. */
 async function counted(method: string): Promise<Map<string, Map<string, number>>> {

@@ -1,30 +1,14 @@
 import { marketingSourceSchema } from '@leadhook/contracts';
-import {
-  type Harness,
-  PUBLIC_BASE_URL,
-  playbookBody,
-  sourceBody,
-  startHarness,
-} from './testing/harness.js';
+import { useHarness } from '@leadhook/testkit';
+import { PUBLIC_BASE_URL, playbookBody, sourceBody, startHarness } from './testing/harness.js';
 import { bodyValidator } from './validation.js';
 
 const isSource = bodyValidator(marketingSourceSchema);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => startHarness());
 
 /** An account with one playbook. */
-async function owner() {
-  const { api_key, account_id } = await h.newAccount();
-  const api = h.as(api_key);
-  const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
-  return { api, accountId: account_id, playbookId };
-}
+const owner = () => h.owner();
 
 async function intakeKeyOf(id: string): Promise<string> {
   return (await h.prisma.marketingSource.findUniqueOrThrow({ where: { id } })).intakeKey;

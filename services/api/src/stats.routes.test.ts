@@ -1,17 +1,12 @@
 import { OUTCOME_LABELS, sourceStatsSchema } from '@leadhook/contracts';
-import { type Harness, startHarness } from './testing/harness.js';
+import { useHarness } from '@leadhook/testkit';
+import { startHarness } from './testing/harness.js';
 import { createOutcome, createStatsOwner, createSubmission } from './testing/stats.factory.js';
 import { bodyValidator } from './validation.js';
 
 const isStats = bodyValidator(sourceStatsSchema);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => startHarness());
 
 const owner = () => createStatsOwner(h);
 

@@ -1,36 +1,17 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { subscriptionTestResultSchema } from '@leadhook/contracts';
-import { type AuthedAgent, type Harness, playbookBody, startHarness } from './testing/harness.js';
+import { Subscriber, useHarness } from '@leadhook/testkit';
+import { type AuthedAgent, playbookBody, startHarness } from './testing/harness.js';
 import { bodyValidator } from './validation.js';
 
 const isTestResult = bodyValidator(subscriptionTestResultSchema);
 
-/** What the local subscriber received. */
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A real local HTTP server standing in for a subscriber; answers with `answer`. */
-async function startSubscriber(answer: { status: number; body: string }) {
-  const received: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body);
-    });
+/** A real local subscriber (@leadhook/testkit) that answers `status` with `body`. */
+function startSubscriber(answer: { status: number; body: string }): Promise<Subscriber> {
+  return Subscriber.start((_req, res) => {
+    res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hooks/leadhook`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 /**
@@ -52,20 +33,14 @@ function verifies(secret: string, headers: IncomingHttpHeaders, body: string): b
     });
 }
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ webhookAllowPrivateTargets: true, webhookTimeoutMs: 5_000 });
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() =>
+  startHarness({ webhookAllowPrivateTargets: true, webhookTimeoutMs: 5_000 }),
+);
 
 async function subscribedTo(
   url: string,
 ): Promise<{ api: AuthedAgent; apiKey: string; id: string; secret: string; playbookId: string }> {
-  const { api_key: apiKey } = await h.newAccount();
-  const api = h.as(apiKey);
-  const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
+  const { api, apiKey, playbookId } = await h.owner();
   const created = await api
     .post(`/api/v1/playbooks/${playbookId}/subscriptions`)
     .send({ url, events: ['first_message_sent'] });

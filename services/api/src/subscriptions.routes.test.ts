@@ -4,7 +4,8 @@ import {
   subscriptionSchema,
   subscriptionWithSecretSchema,
 } from '@leadhook/contracts';
-import { type Harness, playbookBody, startHarness } from './testing/harness.js';
+import { useHarness } from '@leadhook/testkit';
+import { startHarness } from './testing/harness.js';
 import { bodyValidator } from './validation.js';
 
 const isSubscription = bodyValidator(subscriptionSchema);
@@ -15,20 +16,9 @@ const isError = bodyValidator(errorEnvelopeSchema);
 const HOOK = 'https://crm.example.com/hooks/leadhook';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => startHarness());
 
-async function owner() {
-  const { api_key, account_id } = await h.newAccount();
-  const api = h.as(api_key);
-  const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
-  return { api, apiKey: api_key, accountId: account_id, playbookId };
-}
+const owner = () => h.owner();
 
 function subscriptionBody(overrides: Record<string, unknown> = {}) {
   return {

@@ -1,15 +1,8 @@
+import { useHarness, validLead } from '@leadhook/testkit';
 import request from 'supertest';
-import { createHarness, type Harness, validLead } from './testing/harness.js';
+import { createHarness } from './testing/harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await createHarness();
-});
-
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => createHarness());
 
 describe('headers on every intake answer', () => {
   it('says nosniff and no-store, accepted or refused, found or not', async () => {

@@ -2,7 +2,8 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EXTRA_FIELD_LIMITS, LEAD_FIELD_NAMES } from '@leadhook/contracts';
 import { createMetrics, healthRoutes } from '@leadhook/observability';
-import { createHarness, type Harness, type TestSource, validLead } from './testing/harness.js';
+import { validLead } from '@leadhook/testkit';
+import { createHarness, type Harness, type TestSource } from './testing/harness.js';
 
 /**
  * The worst bodies intake can receive, each under the 64 KiB body limit, sent by

@@ -1,16 +1,9 @@
+import { useHarness, validLead } from '@leadhook/testkit';
 import request from 'supertest';
 import { bodyHash } from './intake.service.js';
-import { countRows, createHarness, type Harness, validLead } from './testing/harness.js';
+import { countRows, createHarness } from './testing/harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await createHarness();
-});
-
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => createHarness());
 
 describe('Idempotency-Key', () => {
   it('replays the first 201 with Idempotent-Replayed, without a new lead or submission', async () => {

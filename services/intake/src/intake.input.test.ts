@@ -1,11 +1,6 @@
+import { useHarness, validLead } from '@leadhook/testkit';
 import request from 'supertest';
-import {
-  countRows,
-  createHarness,
-  type Harness,
-  type TestSource,
-  validLead,
-} from './testing/harness.js';
+import { countRows, createHarness, type TestSource } from './testing/harness.js';
 
 /**
  * Input that PostgreSQL cannot store or that a reader would misread: each is a
@@ -13,13 +8,7 @@ import {
  * error (docs/intake.md, "Body types" and "Extra fields").
  */
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => createHarness());
 
 const MARK = 'zq7mark';
 const FORM = 'application/x-www-form-urlencoded';

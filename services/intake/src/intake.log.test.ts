@@ -1,5 +1,6 @@
+import { useHarness, validLead } from '@leadhook/testkit';
 import request from 'supertest';
-import { createHarness, type Harness, validLead } from './testing/harness.js';
+import { createHarness } from './testing/harness.js';
 
 /**
  * At the default level (info), intake writes one line per answer, and that line
@@ -7,14 +8,7 @@ import { createHarness, type Harness, validLead } from './testing/harness.js';
  * rejection's reason codes; never a value from the body.
  */
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => createHarness());
 
 interface Line {
   msg: string;

@@ -1,6 +1,7 @@
 import { generateIntakeKey, newId } from '@leadhook/db';
+import { validLead } from '@leadhook/testkit';
 import request from 'supertest';
-import { createHarness, type Harness, type TestSource, validLead } from './testing/harness.js';
+import { createHarness, type Harness, type TestSource } from './testing/harness.js';
 
 /**
  * Other methods than POST on a post URL: a live one answers 405 (Allow: POST), or

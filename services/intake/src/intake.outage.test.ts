@@ -1,8 +1,8 @@
 import { createPool } from '@leadhook/db';
 import { liveJob, OutboxRelay, outboxTopicsRelayedBy, QueueSet } from '@leadhook/queue';
-import { closedPort, freePort, PrivateRedis } from '@leadhook/worker-runtime/testing';
+import { closedPort, freePort, PrivateRedis, validLead, waitFor } from '@leadhook/testkit';
 import request from 'supertest';
-import { countRows, createHarness, type Harness, validLead, waitFor } from './testing/harness.js';
+import { countRows, createHarness, type Harness } from './testing/harness.js';
 
 describe('PostgreSQL unavailable', () => {
   let h: Harness;

@@ -1,7 +1,5 @@
 import { leadSubmissionSchema } from '@leadhook/contracts';
 import { createMetrics, healthRoutes } from '@leadhook/observability';
-import fc from 'fast-check';
-import request from 'supertest';
 import {
   bodyWith,
   type FieldPath,
@@ -9,8 +7,11 @@ import {
   hostileString,
   hostileValue,
   schemaFields,
-} from '../../api/src/testing/hostile-strings.js';
-import { createHarness, type Harness, type TestSource, validLead } from './testing/harness.js';
+  validLead,
+} from '@leadhook/testkit';
+import fc from 'fast-check';
+import request from 'supertest';
+import { createHarness, type Harness, type TestSource } from './testing/harness.js';
 
 /**
  * Every field of the lead body, found in its JSON Schema (the 16 fields,

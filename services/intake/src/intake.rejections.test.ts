@@ -1,6 +1,7 @@
 import { LEAD_FIELD_NAMES } from '@leadhook/contracts';
+import { useHarness, validLead } from '@leadhook/testkit';
 import request from 'supertest';
-import { countRows, createHarness, type Harness, validLead } from './testing/harness.js';
+import { countRows, createHarness } from './testing/harness.js';
 
 /**
  * Bodies that are not leads (empty, or a form that is not a form) answer 400, and
@@ -8,14 +9,7 @@ import { countRows, createHarness, type Harness, validLead } from './testing/har
  * seller wrote, in the submission, the stats it feeds, or a stored idempotent answer.
  */
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => createHarness());
 
 const MALFORMED = {
   status: 'rejected',

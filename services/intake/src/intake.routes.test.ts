@@ -1,24 +1,11 @@
 import { generateIntakeKey, newId } from '@leadhook/db';
+import { randomPhone, useHarness, validLead } from '@leadhook/testkit';
 import request from 'supertest';
 import { redactIntakeUrl } from './app.js';
 import { withErrorParam } from './intake.routes.js';
-import {
-  countRows,
-  createHarness,
-  type Harness,
-  randomPhone,
-  validLead,
-} from './testing/harness.js';
+import { countRows, createHarness } from './testing/harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await createHarness();
-});
-
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => createHarness());
 
 function formBody(fields: Record<string, unknown>): string {
   const params = new URLSearchParams();

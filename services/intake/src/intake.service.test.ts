@@ -1,24 +1,10 @@
 import { isId } from '@leadhook/db';
 import { liveJob } from '@leadhook/queue';
+import { randomPhone, useHarness, validLead, waitFor } from '@leadhook/testkit';
 import request from 'supertest';
-import {
-  countRows,
-  createHarness,
-  type Harness,
-  randomPhone,
-  validLead,
-  waitFor,
-} from './testing/harness.js';
+import { countRows, createHarness } from './testing/harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await createHarness();
-});
-
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => createHarness());
 
 interface LeadRow {
   id: string;

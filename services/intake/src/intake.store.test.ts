@@ -1,4 +1,5 @@
 import { newId } from '@leadhook/db';
+import { randomPhone, validLead } from '@leadhook/testkit';
 import {
   type AcceptInput,
   acceptBatch,
@@ -6,14 +7,7 @@ import {
   findActiveSources,
   type IntakeSource,
 } from './intake.store.js';
-import {
-  countRows,
-  createHarness,
-  type Harness,
-  randomPhone,
-  TEST_NOW,
-  validLead,
-} from './testing/harness.js';
+import { countRows, createHarness, type Harness, TEST_NOW } from './testing/harness.js';
 
 let h: Harness;
 let source: IntakeSource;

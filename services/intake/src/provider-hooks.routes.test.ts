@@ -1,9 +1,10 @@
 import type { RequestListener } from 'node:http';
 import { newId } from '@leadhook/db';
 import { SimulationProvider } from '@leadhook/providers';
+import { validLead } from '@leadhook/testkit';
 import { generateSecret, sign } from '@leadhook/webhooks';
 import request from 'supertest';
-import { createHarness, type Harness, validLead } from './testing/harness.js';
+import { createHarness, type Harness } from './testing/harness.js';
 
 const SECRET = generateSecret();
 let h: Harness;

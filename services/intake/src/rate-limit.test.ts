@@ -1,16 +1,9 @@
+import { useHarness, validLead } from '@leadhook/testkit';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { countRows, createHarness, type Harness, validLead } from './testing/harness.js';
+import { countRows, createHarness } from './testing/harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await createHarness({ options: { defaultRateLimitPerSecond: 3 } });
-});
-
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => createHarness({ options: { defaultRateLimitPerSecond: 3 } }));
 
 async function statuses(path: string, count: number): Promise<number[]> {
   const out: number[] = [];

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS_DIR, newId } from '@leadhook/db';
+import { useHarness, validLead } from '@leadhook/testkit';
 import request from 'supertest';
 import { idempotencyKeyDigest } from './intake.store.js';
-import { createHarness, type Harness, validLead } from './testing/harness.js';
+import { createHarness } from './testing/harness.js';
 
 /**
  * The migration that removes what earlier versions kept of rejections: run again
@@ -17,14 +18,7 @@ const MIGRATION = join(
   'migration.sql',
 );
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => createHarness());
 
 async function migrate(): Promise<void> {
   const client = await h.pool.connect();

@@ -1,25 +1,17 @@
-import { createPool, newId, type Pool } from '@leadhook/db';
+import { createPool, newId } from '@leadhook/db';
+import { useHarness, waitFor } from '@leadhook/testkit';
 import { StepBacklogGate } from './admission.js';
-import { Harness, waitFor } from './testing/harness.js';
+import { Harness } from './testing/harness.js';
 
-let h: Harness;
-let pool: Pool;
-
-beforeAll(async () => {
-  h = await Harness.create();
-  pool = createPool({ databaseUrl: h.db.url, max: 2 });
-});
-afterEach(async () => {
-  await h.stopWorkers();
-  // Each test starts with no play due: park every play far in the future.
-  await h.prisma.enrollment.updateMany({
-    where: { status: 'active' },
-    data: { nextRunAt: new Date(Date.now() + 86_400_000) },
-  });
-});
-afterAll(async () => {
-  await pool.end();
-  await h.close();
+const h = useHarness(() => Harness.create(), {
+  afterEach: async (h) => {
+    await h.stopWorkers();
+    // Each test starts with no play due: park every play far in the future.
+    await h.prisma.enrollment.updateMany({
+      where: { status: 'active' },
+      data: { nextRunAt: new Date(Date.now() + 86_400_000) },
+    });
+  },
 });
 
 /** An active play at step 0 due at `dueAt`, with no job in Redis. */
@@ -36,7 +28,7 @@ async function play(dueAt: Date, status = 'active'): Promise<string> {
 describe('the step backlog gate', () => {
   it('counts the active plays that are due, and how late the oldest is', async () => {
     const now = new Date();
-    const gate = new StepBacklogGate(pool, () => now, {
+    const gate = new StepBacklogGate(h.pool, () => now, {
       maxDueSteps: 2,
       maxLagMs: 5_000,
       lookbackMs: 60_000,
@@ -60,7 +52,7 @@ describe('the step backlog gate', () => {
 
   it('is full when the oldest due step is later than maxLagMs, however few', async () => {
     const now = new Date();
-    const gate = new StepBacklogGate(pool, () => now, { maxDueSteps: 100, maxLagMs: 250 });
+    const gate = new StepBacklogGate(h.pool, () => now, { maxDueSteps: 100, maxLagMs: 250 });
     await play(new Date(now.getTime() - 100));
     expect(await gate.full()).toBe(false);
     const late = await play(new Date(now.getTime() - 400));
@@ -83,7 +75,7 @@ describe('the step backlog gate', () => {
 
   it('lets a stopping process go at once', async () => {
     const now = new Date();
-    const gate = new StepBacklogGate(pool, () => now, { maxDueSteps: 0, pollMs: 60_000 });
+    const gate = new StepBacklogGate(h.pool, () => now, { maxDueSteps: 0, pollMs: 60_000 });
     await play(new Date(now.getTime() - 1_000));
     const abort = new AbortController();
     const waiting = gate.waitForRoom(abort.signal);

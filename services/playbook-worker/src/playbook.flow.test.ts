@@ -1,20 +1,11 @@
 import { receiveInbound } from '@leadhook/providers';
 import { jobsOf } from '@leadhook/queue';
+import { TEST_REDIS_URL, useHarness, waitFor } from '@leadhook/testkit';
 import { Queue } from 'bullmq';
 import { runStep } from './step/step.runner.js';
-import { Harness, REDIS_URL, waitFor } from './testing/harness.js';
+import { Harness } from './testing/harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await Harness.create();
-});
-afterEach(async () => {
-  await h.stopWorkers();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => Harness.create(), { afterEach: (h) => h.stopWorkers() });
 
 describe('a lead from enrollment to its outcome', () => {
   it('runs every step in order and ends completed, then unreachable', async () => {
@@ -121,7 +112,10 @@ describe('a lead from enrollment to its outcome', () => {
     const enrollment = await h.prisma.enrollment.findUniqueOrThrow({ where: { leadId } });
     expect(enrollment.status).toBe('stopped');
     // Wait for the already scheduled second step to fire and find the play stopped.
-    const queue = new Queue('playbook-step', { connection: { url: REDIS_URL }, prefix: h.prefix });
+    const queue = new Queue('playbook-step', {
+      connection: { url: TEST_REDIS_URL },
+      prefix: h.prefix,
+    });
     try {
       await waitFor(
         async () =>

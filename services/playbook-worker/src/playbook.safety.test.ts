@@ -1,21 +1,12 @@
 import { newId } from '@leadhook/db';
 import { jobsOf, liveJob } from '@leadhook/queue';
+import { TEST_REDIS_URL, useHarness, waitFor } from '@leadhook/testkit';
 import { Queue } from 'bullmq';
 import { enrollLead } from './enrollment.job.js';
 import { runStep } from './step/step.runner.js';
-import { Harness, REDIS_URL, waitFor } from './testing/harness.js';
+import { Harness } from './testing/harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await Harness.create();
-});
-afterEach(async () => {
-  await h.stopWorkers();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => Harness.create(), { afterEach: (h) => h.stopWorkers() });
 
 /** An active play at step 0, due now, with no job in Redis. */
 async function duePlay(source: { playbookId: string; sourceId: string }) {
@@ -68,7 +59,10 @@ describe('a step runs once per lead', () => {
     await a.runtime.queues.enqueue('playbook-step', { enrollment_id: enrollmentId, step: 0 });
     await a.runtime.queues.enqueue('playbook-step', { enrollment_id: enrollmentId, step: 0 });
     // A delivery Redis's id would not dedupe (e.g. re-added after Redis forgot the first).
-    const queue = new Queue('playbook-step', { connection: { url: REDIS_URL }, prefix: h.prefix });
+    const queue = new Queue('playbook-step', {
+      connection: { url: TEST_REDIS_URL },
+      prefix: h.prefix,
+    });
     try {
       for (let i = 0; i < 3; i++) {
         await queue.add(
@@ -114,7 +108,10 @@ describe('the reconciler', () => {
     const { leadId } = await h.lead(source);
     await runtime.queues.enqueue('enrollment', { lead_id: leadId });
     const enrollment = await waitFor(() => h.prisma.enrollment.findUnique({ where: { leadId } }));
-    const queue = new Queue('playbook-step', { connection: { url: REDIS_URL }, prefix: h.prefix });
+    const queue = new Queue('playbook-step', {
+      connection: { url: TEST_REDIS_URL },
+      prefix: h.prefix,
+    });
     const step0 = { enrollment_id: enrollment.id, step: 0 };
     try {
       await waitFor(
@@ -256,7 +253,7 @@ describe('enrollment', () => {
 describe('a job whose payload is malformed', () => {
   it('fails at its first attempt, for good, and the worker goes on with valid jobs', async () => {
     const { runtime } = await h.startWorker();
-    const connection = { url: REDIS_URL };
+    const connection = { url: TEST_REDIS_URL };
     const enrollments = new Queue('enrollment', { connection, prefix: h.prefix });
     const steps = new Queue('playbook-step', { connection, prefix: h.prefix });
     try {

@@ -1,6 +1,7 @@
 import type { MessagingProvider } from '@leadhook/providers';
+import { useHarness, waitFor } from '@leadhook/testkit';
 import { drainTimeoutMs } from '@leadhook/worker-runtime';
-import { Harness, waitFor } from './testing/harness.js';
+import { Harness } from './testing/harness.js';
 
 // SIGTERM (docs/operations.md, "Starting and stopping"): a worker stops within SHUTDOWN_TIMEOUT_MS, after which
 // its own timer exits 1 (runProcess). A step stuck in the provider must
@@ -8,14 +9,7 @@ import { Harness, waitFor } from './testing/harness.js';
 // drain deadline and leaves the job to BullMQ's stalled-job check. Its own file:
 // the step it leaves behind must not run under another test's worker.
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await Harness.create();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => Harness.create());
 
 it('stops within SHUTDOWN_TIMEOUT_MS while a step waits on a provider that does not answer', async () => {
   let called = false;

@@ -1,5 +1,5 @@
-import { createPool, newId, type Pool } from '@leadhook/db';
-import { rowsRead } from '@leadhook/db/testing';
+import { newId } from '@leadhook/db';
+import { rowsRead, useHarness } from '@leadhook/testkit';
 import pg from 'pg';
 import { Harness } from './testing/harness.js';
 
@@ -7,17 +7,7 @@ import { Harness } from './testing/harness.js';
 // playbook_step_defer, prisma/functions/playbook/) on their
 // own, with no worker running.
 
-let h: Harness;
-let pool: Pool;
-
-beforeAll(async () => {
-  h = await Harness.create();
-  pool = createPool({ databaseUrl: h.db.url, max: 2 });
-});
-afterAll(async () => {
-  await pool.end();
-  await h.close();
-});
+const h = useHarness(() => Harness.create());
 
 type Source = { playbookId: string; sourceId: string };
 
@@ -30,7 +20,7 @@ async function plays(
   n: number,
   status: 'active' | 'completed' | 'stopped',
 ): Promise<string[]> {
-  const { rows } = await pool.query<{ id: string }>(
+  const { rows } = await h.pool.query<{ id: string }>(
     `WITH l AS (
        INSERT INTO leads (id, account_id, source_id, source_name, playbook_id, phone, email,
                           first_name, last_name, fields, canonical, tcpa_opt_in_token,
@@ -82,13 +72,13 @@ describe('the step transitions', () => {
       { type: 'sms', delay_seconds: 60, template: 'Again' },
     ]);
     // This file's database only: no autovacuum analyze while the burst grows.
-    await pool.query('ALTER TABLE enrollments SET (autovacuum_enabled = false)');
+    await h.pool.query('ALTER TABLE enrollments SET (autovacuum_enabled = false)');
     await plays(source, 20_000, 'completed');
-    await pool.query('ANALYZE enrollments');
+    await h.pool.query('ANALYZE enrollments');
     const completed = await plays(source, 1, 'completed');
     const stopped = await plays(source, 1, 'stopped');
     // Due and at the step asked for: only their status keeps them from being claimed.
-    await pool.query(
+    await h.pool.query(
       `UPDATE enrollments SET next_run_at = now() - interval '1 hour' WHERE id = ANY ($1)`,
       [[...completed, ...stopped]],
     );
@@ -138,7 +128,7 @@ describe('the step transitions', () => {
     // Both say "active" as "neither completed nor stopped"
     // (prisma/functions/playbook/), the same rows only while these three are all there are: a
     // new state must be added to those statements too.
-    const { rows } = await pool.query<{ def: string }>(
+    const { rows } = await h.pool.query<{ def: string }>(
       `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint
         WHERE conrelid = 'enrollments'::regclass AND contype = 'c' AND conname LIKE '%status%'`,
     );

@@ -1,37 +1,37 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createPrisma } from '@leadhook/db';
 import { createLogger } from '@leadhook/observability';
 import { jobsOf } from '@leadhook/queue';
+import {
+  aLead,
+  aLeadOwner,
+  closedPort,
+  TEST_REDIS_URL,
+  useTestDatabase,
+  waitFor,
+} from '@leadhook/testkit';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
-import { closedPort, waitFor } from '@leadhook/worker-runtime/testing';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import request from 'supertest';
 import type { PlaybookHandle } from './playbook.component.js';
 import { createWorker } from './worker.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = createLogger({ service: 'playbook-worker', level: 'silent' });
 
-let db: TestDatabase;
+const db = useTestDatabase();
 const running: WorkerRuntime[] = [];
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
 afterEach(async () => {
   await Promise.all(running.splice(0).map((w) => w.stop()));
-});
-afterAll(async () => {
-  await db.drop();
 });
 
 async function startWorker(env: Record<string, string> = {}) {
   const prefix = `t${randomBytes(5).toString('hex')}`;
   const config = loadConfig({
     DATABASE_URL: db.url,
-    REDIS_URL,
+    REDIS_URL: TEST_REDIS_URL,
     QUEUE_PREFIX: prefix,
     ...env,
   });
@@ -83,8 +83,8 @@ describe('playbook-worker', () => {
     const activityId = `act_${randomBytes(6).toString('hex')}`;
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
-    const enrollments = new Queue('enrollment', { connection: { url: REDIS_URL }, prefix });
-    const activities = new Queue('activity', { connection: { url: REDIS_URL }, prefix });
+    const enrollments = new Queue('enrollment', { connection: { url: TEST_REDIS_URL }, prefix });
+    const activities = new Queue('activity', { connection: { url: TEST_REDIS_URL }, prefix });
     try {
       await client.query(
         `INSERT INTO outbox (topic, payload, created_at, next_relay_at)
@@ -136,19 +136,10 @@ describe('playbook-worker', () => {
 
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
+    const prisma = createPrisma({ databaseUrl: db.url, poolMax: 1 });
     try {
       const id = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
-      const [account, playbook, source] = [id('acc'), id('pb'), id('src')];
-      await client.query(`INSERT INTO accounts (id, name) VALUES ($1, 'Gauge')`, [account]);
-      await client.query(
-        `INSERT INTO playbooks (id, account_id, name, steps) VALUES ($1, $2, 'Gauge', '[]')`,
-        [playbook, account],
-      );
-      await client.query(
-        `INSERT INTO marketing_sources (id, account_id, playbook_id, name, source_type, intake_key)
-         VALUES ($1, $2, $3, 'Gauge', 'vendor', $4)`,
-        [source, account, playbook, randomBytes(12).toString('hex')],
-      );
+      const owner = await aLeadOwner(prisma, { account: 'Gauge' });
       // Due 90 s ago; deferred to the contact window (due in an hour); finished.
       const plays = [
         { due: `now() - interval '90 seconds'`, status: 'active' },
@@ -157,19 +148,11 @@ describe('playbook-worker', () => {
       ];
       const overdue = id('enr');
       for (const [i, play] of plays.entries()) {
-        const lead = id('lead');
-        await client.query(
-          `INSERT INTO leads (id, account_id, source_id, source_name, playbook_id, phone, email,
-                              first_name, last_name, fields, canonical, tcpa_opt_in_token,
-                              tcpa_opt_in_url, received_at)
-           VALUES ($1, $2, $3, 'Gauge', $4, '+1512555010' || $5, 'a@example.com', 'A', 'B',
-                   '{}', '{}', 't', 'https://example.com', now())`,
-          [lead, account, source, playbook, String(i)],
-        );
+        const lead = await aLead(prisma, owner);
         await client.query(
           `INSERT INTO enrollments (id, lead_id, playbook_id, status, current_step, next_run_at)
            VALUES ($1, $2, $3, $4, 0, ${play.due})`,
-          [i === 0 ? overdue : id('enr'), lead, playbook, play.status],
+          [i === 0 ? overdue : id('enr'), lead.id, owner.playbookId, play.status],
         );
       }
       const late = await oldestDue();
@@ -179,6 +162,7 @@ describe('playbook-worker', () => {
       await client.query(`UPDATE enrollments SET status = 'completed' WHERE id = $1`, [overdue]);
       expect(await oldestDue()).toBe(0);
     } finally {
+      await prisma.$disconnect();
       await client.end();
     }
   });
@@ -186,7 +170,7 @@ describe('playbook-worker', () => {
   it('sizes its pool from PLAYBOOK_WORKER_DATABASE_POOL_SIZE', async () => {
     const config = loadConfig({
       DATABASE_URL: db.url,
-      REDIS_URL,
+      REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
       PLAYBOOK_WORKER_DATABASE_POOL_SIZE: '3',
     });

@@ -2,12 +2,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { webhookPayloadSchema } from '@leadhook/contracts';
 import { jobsOf } from '@leadhook/queue';
+import { type Subscriber, useHarness, waitFor } from '@leadhook/testkit';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import request from 'supertest';
 import { CHAIN_RUN_LIMIT } from './delivery/chain.runner.js';
 import { fanOut } from './fanout.job.js';
-import { Harness, type RunningWorker, type Subscriber, waitFor } from './testing/harness.js';
+import { Harness, type RunningWorker } from './testing/harness.js';
 
 const addFormats = addFormatsModule.default;
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -30,17 +31,7 @@ function verified(secret: string, req: Subscriber['received'][number]): boolean 
     });
 }
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await Harness.create();
-});
-afterEach(async () => {
-  await h.stopWorkers();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => Harness.create(), { afterEach: (h) => h.stopWorkers() });
 
 async function record(
   w: RunningWorker,

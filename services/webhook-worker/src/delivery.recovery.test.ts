@@ -4,8 +4,8 @@ import { promisify } from 'node:util';
 import { ActivityRecorder } from '@leadhook/activities';
 import { createLogger } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
-import { freePort } from '@leadhook/worker-runtime/testing';
-import { forgetRedis, Harness, REDIS_URL, waitFor } from './testing/harness.js';
+import { forgetRedis, freePort, TEST_REDIS_URL, waitFor } from '@leadhook/testkit';
+import { Harness } from './testing/harness.js';
 
 // At-least-once (docs/webhooks.md): PostgreSQL is the truth; a worker killed
 // mid-delivery or a Redis that forgot everything loses no delivery.
@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 async function recorderOn(prefix: string): Promise<ActivityRecorder> {
-  const queues = new QueueSet({ redisUrl: REDIS_URL, prefix });
+  const queues = new QueueSet({ redisUrl: TEST_REDIS_URL, prefix });
   producers.push(queues);
   await waitFor(() => queues.redis.status === 'ready');
   return new ActivityRecorder({ prisma: h.prisma, queues, logger: silent });
@@ -61,7 +61,7 @@ describe('at-least-once delivery', () => {
       env: {
         ...process.env,
         DATABASE_URL: h.db.url,
-        REDIS_URL,
+        REDIS_URL: TEST_REDIS_URL,
         QUEUE_PREFIX: prefix,
         WEBHOOK_WORKER_PORT: String(await freePort()),
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',

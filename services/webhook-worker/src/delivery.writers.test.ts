@@ -1,4 +1,5 @@
-import { createPool, newId, type Pool } from '@leadhook/db';
+import { newId } from '@leadhook/db';
+import { useHarness } from '@leadhook/testkit';
 import { Harness } from './testing/harness.js';
 
 // Every function that moves a delivery's status (prisma/functions/webhook/)
@@ -8,20 +9,7 @@ import { Harness } from './testing/harness.js';
 // Prisma update of `status` alone would leave the row inconsistent: the API
 // resets rows through webhook_redeliver and webhook_recover.
 
-let h: Harness;
-let pool: Pool;
-
-beforeAll(async () => {
-  h = await Harness.create();
-  pool = createPool({ databaseUrl: h.db.url, max: 2 });
-});
-afterEach(async () => {
-  await h.stopWorkers();
-});
-afterAll(async () => {
-  await pool.end();
-  await h.close();
-});
+const h = useHarness(() => Harness.create(), { afterEach: (h) => h.stopWorkers() });
 
 /** A chain of two deliveries, as fan-out leaves it: the head leased, the other queued behind it. */
 async function chainOfTwo() {
@@ -31,12 +19,12 @@ async function chainOfTwo() {
   const t = Date.now() - 60_000;
   for (const [i, label] of ['started', 'interested'].entries()) {
     const activityId = await h.openActivity(leadId, label, new Date(t + i));
-    await pool.query('SELECT webhook_fan_out($1, now(), 0)', [activityId]);
+    await h.pool.query('SELECT webhook_fan_out($1, now(), 0)', [activityId]);
     const d = await h.prisma.delivery.findFirstOrThrow({ where: { activityId } });
     ids.push(d.id);
   }
   const [head = '', behind = ''] = ids;
-  await pool.query('SELECT claim FROM webhook_claim($1, 0, now(), 60000)', [head]);
+  await h.pool.query('SELECT claim FROM webhook_claim($1, 0, now(), 60000)', [head]);
   return { subscriptionId, leadId, head, behind };
 }
 
@@ -52,7 +40,7 @@ describe('the writers of delivery state', () => {
       { status: 'pending', queued: false, leased: true },
       { status: 'pending', queued: true, leased: false },
     ]);
-    await pool.query(
+    await h.pool.query(
       `SELECT webhook_disable($1, 'gone', 'The endpoint answered 410 Gone.', now())`,
       [subscriptionId],
     );
@@ -65,7 +53,7 @@ describe('the writers of delivery state', () => {
   it("webhook_claim fails a disabled subscription's deliveries likewise", async () => {
     const { subscriptionId, head, behind } = await chainOfTwo();
     await h.prisma.subscription.update({ where: { id: subscriptionId }, data: { enabled: false } });
-    const { rows } = await pool.query<{ claim: string }>(
+    const { rows } = await h.pool.query<{ claim: string }>(
       'SELECT claim FROM webhook_claim($1, 0, now(), 60000)',
       [behind],
     );
@@ -79,8 +67,8 @@ describe('the writers of delivery state', () => {
   it('webhook_record_attempt leaves a finished delivery unqueued', async () => {
     const { head } = await chainOfTwo();
     // Queued while in flight: an older activity's delivery appeared meanwhile.
-    await pool.query('UPDATE deliveries SET queued = true WHERE id = $1', [head]);
-    await pool.query(
+    await h.pool.query('UPDATE deliveries SET queued = true WHERE id = $1', [head]);
+    await h.pool.query(
       `SELECT outcome FROM webhook_record_attempt(
          $1, 0, $2, now(), now(), true, 204, 3, NULL, '', NULL, 432000000, false, 60000)`,
       [head, newId('attempt')],
@@ -91,7 +79,7 @@ describe('the writers of delivery state', () => {
   it('webhook_redeliver unqueues a row that re-enters pending; a pending one keeps its place and lease', async () => {
     const { subscriptionId, head, behind } = await chainOfTwo();
     const redeliver = async (id: string, accountId = h.accountId) => {
-      const { rows } = await pool.query<{ found: boolean }>(
+      const { rows } = await h.pool.query<{ found: boolean }>(
         'SELECT webhook_redeliver($1, $2, now()) AS found',
         [id, accountId],
       );
@@ -120,7 +108,7 @@ describe('the writers of delivery state', () => {
       where: { id: { in: [head, behind] } },
       data: { status: 'failed', claimedUntil: null },
     });
-    const { rows } = await pool.query<{ lead_id: string }>(
+    const { rows } = await h.pool.query<{ lead_id: string }>(
       `SELECT lead_id FROM webhook_recover($1, now() - interval '1 hour', now())`,
       [subscriptionId],
     );
@@ -129,7 +117,7 @@ describe('the writers of delivery state', () => {
       { status: 'pending', queued: false, leased: false },
       { status: 'pending', queued: false, leased: false },
     ]);
-    const again = await pool.query(
+    const again = await h.pool.query(
       `SELECT lead_id FROM webhook_recover($1, now() - interval '1 hour', now())`,
       [subscriptionId],
     );

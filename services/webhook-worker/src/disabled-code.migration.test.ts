@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS_DIR } from '@leadhook/db';
+import { useHarness } from '@leadhook/testkit';
 import pg from 'pg';
 import { Harness } from './testing/harness.js';
 
@@ -16,14 +17,7 @@ const MIGRATION = join(
   'migration.sql',
 );
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await Harness.create();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => Harness.create());
 
 async function sql(text: string): Promise<void> {
   const client = new pg.Client({ connectionString: h.db.url });

@@ -1,4 +1,5 @@
-import { createPool, newId, type Pool } from '@leadhook/db';
+import { newId } from '@leadhook/db';
+import { useHarness } from '@leadhook/testkit';
 import { Harness } from './testing/harness.js';
 
 // Fan-out batches and record batches at once, on subscriptions that fail and
@@ -8,23 +9,12 @@ import { Harness } from './testing/harness.js';
 // webhook_fan_out_claims.sql) leave no cycle, so
 // PostgreSQL never has to break one.
 
-let h: Harness;
-let pool: Pool;
-
-beforeAll(async () => {
-  h = await Harness.create();
-  pool = createPool({ databaseUrl: h.db.url, max: 8 });
-});
-afterAll(async () => {
-  await h.stopWorkers();
-  await pool.end();
-  await h.close();
-});
+const h = useHarness(() => Harness.create({ poolMax: 8 }));
 
 /** `n` activities of the lead with their open outbox rows, in one statement. */
 async function activities(leadId: string, n: number): Promise<string[]> {
   const ids = Array.from({ length: n }, () => newId('activity'));
-  await pool.query(
+  await h.pool.query(
     `WITH a AS (
        INSERT INTO activities (id, account_id, lead_id, activity_type, activity_label, note, data, occurred_at)
        SELECT id, $2, $3, 'event', 'message_sent', '', '{}', now() + n * interval '1 millisecond'
@@ -76,7 +66,7 @@ describe('lock order', () => {
     const fanOuts = async () => {
       while (pending.length > 0 && Date.now() < deadline) {
         const batch = shuffled(pending.splice(0, 8));
-        await pool
+        await h.pool
           .query('SELECT r.item FROM webhook_fan_out_claims($1, now(), 60000) r', [
             JSON.stringify(batch.map((id) => ({ activity_id: id, first_delay_ms: 0, claim: 0 }))),
           ])
@@ -87,7 +77,7 @@ describe('lock order', () => {
       while (Date.now() < deadline) {
         // Claim a few due heads, then record them at once: each item fails or
         // succeeds at random, so failing_since is set and cleared all the time.
-        const { rows: heads } = await pool.query<{ id: string; attempt_count: number }>(
+        const { rows: heads } = await h.pool.query<{ id: string; attempt_count: number }>(
           `SELECT id, attempt_count FROM deliveries
             WHERE status = 'pending' AND NOT queued
               AND (claimed_until IS NULL OR claimed_until < now())
@@ -95,7 +85,7 @@ describe('lock order', () => {
         );
         const claimed: { id: string; attempt: number }[] = [];
         for (const head of heads) {
-          const { rows } = await pool.query<{ claim: string }>(
+          const { rows } = await h.pool.query<{ claim: string }>(
             'SELECT claim FROM webhook_claim($1, $2, now(), 60000)',
             [head.id, head.attempt_count],
           );
@@ -122,7 +112,7 @@ describe('lock order', () => {
             continue: false,
           };
         });
-        await pool
+        await h.pool
           .query('SELECT r.item FROM webhook_record_attempts($1, now(), 432000000, 60000) r', [
             JSON.stringify(items),
           ])

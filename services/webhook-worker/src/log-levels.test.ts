@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '@leadhook/observability';
+import { TEST_REDIS_URL, useHarness, waitFor } from '@leadhook/testkit';
 import { Queue } from 'bullmq';
-import { Harness, REDIS_URL, type RunningWorker, waitFor } from './testing/harness.js';
+import { Harness, type RunningWorker } from './testing/harness.js';
 
 /**
  * What the webhook worker says about a lead's deliveries at each level
@@ -9,17 +10,7 @@ import { Harness, REDIS_URL, type RunningWorker, waitFor } from './testing/harne
  * wrong, a failed try at warn; a successful try and the fan-out at debug.
  */
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await Harness.create();
-});
-afterEach(async () => {
-  await h.stopWorkers();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => Harness.create(), { afterEach: (h) => h.stopWorkers() });
 
 interface Line {
   level: string;
@@ -98,7 +89,7 @@ describe('a job whose payload is malformed', () => {
   it('fails at its first attempt, for good, logged without the payload', async () => {
     const { logger, lines } = capturing('info');
     const w = await h.startWorker({}, {}, undefined, logger);
-    const connection = { url: REDIS_URL };
+    const connection = { url: TEST_REDIS_URL };
     const activities = new Queue('activity', { connection, prefix: w.prefix });
     const deliveries = new Queue('delivery', { connection, prefix: w.prefix });
     try {

@@ -1,20 +1,11 @@
+import { useHarness, waitFor } from '@leadhook/testkit';
 import request from 'supertest';
-import { Harness, type RunningWorker, waitFor } from './testing/harness.js';
+import { Harness, type RunningWorker } from './testing/harness.js';
 
 // The operator's view of the webhook worker (docs/operations.md, "Metrics"): the series
 // its /metrics serves, scraped from the worker as createWorker wires it.
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await Harness.create();
-});
-afterEach(async () => {
-  await h.stopWorkers();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness(() => Harness.create(), { afterEach: (h) => h.stopWorkers() });
 
 async function record(w: RunningWorker, leadId: string): Promise<void> {
   const result = await w.recorder.record({ leadId, type: 'event', label: 'started' });

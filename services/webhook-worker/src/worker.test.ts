@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { createLogger } from '@leadhook/observability';
 import { jobsOf } from '@leadhook/queue';
+import { closedPort, freePort, TEST_REDIS_URL, useTestDatabase, waitFor } from '@leadhook/testkit';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
-import { closedPort, freePort, waitFor } from '@leadhook/worker-runtime/testing';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import request from 'supertest';
@@ -13,20 +12,13 @@ import { createWorker } from './worker.js';
 
 // The runtime itself (relay, stop) is exercised in services/playbook-worker; this
 // checks the webhook worker's own wiring, its relay's topic included.
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = createLogger({ service: 'webhook-worker', level: 'silent' });
 
-let db: TestDatabase;
+const db = useTestDatabase();
 const running: WorkerRuntime[] = [];
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
 afterEach(async () => {
   await Promise.all(running.splice(0).map((w) => w.stop()));
-});
-afterAll(async () => {
-  await db.drop();
 });
 
 async function startWorker(redisUrl: string) {
@@ -52,7 +44,7 @@ describe('webhook-worker', () => {
   });
 
   it('answers /healthz, /readyz and /metrics under its own service name', async () => {
-    const http = await startWorker(REDIS_URL);
+    const http = await startWorker(TEST_REDIS_URL);
     expect((await http.get('/healthz')).body).toEqual({ status: 'ok' });
     const ready = await waitFor(async () => {
       const res = await http.get('/readyz');
@@ -68,7 +60,11 @@ describe('webhook-worker', () => {
 
   it('relays its activity rows and leaves enrollment rows to the playbook worker', async () => {
     const prefix = `t${randomBytes(5).toString('hex')}`;
-    const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix });
+    const config = loadConfig({
+      DATABASE_URL: db.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: prefix,
+    });
     const worker = createWorker({ config, port: 0, logger: silent, relayIntervalMs: 50 });
     running.push(worker);
     await worker.start();
@@ -76,8 +72,8 @@ describe('webhook-worker', () => {
     const activityId = `act_${randomBytes(6).toString('hex')}`;
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
-    const enrollments = new Queue('enrollment', { connection: { url: REDIS_URL }, prefix });
-    const activities = new Queue('activity', { connection: { url: REDIS_URL }, prefix });
+    const enrollments = new Queue('enrollment', { connection: { url: TEST_REDIS_URL }, prefix });
+    const activities = new Queue('activity', { connection: { url: TEST_REDIS_URL }, prefix });
     try {
       await client.query(
         `INSERT INTO outbox (topic, payload, next_relay_at)
@@ -111,7 +107,7 @@ describe('webhook-worker', () => {
   it('sizes its pool and send slots from the settings', async () => {
     const config = loadConfig({
       DATABASE_URL: db.url,
-      REDIS_URL,
+      REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
       WEBHOOK_WORKER_DATABASE_POOL_SIZE: '3',
       WEBHOOK_FANOUT_CONCURRENCY: '5',

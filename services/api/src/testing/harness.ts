@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { type CreatedAccount, createAccount, createPrisma, type PrismaClient } from '@leadhook/db';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import type { CreatedAccount, PrismaClient } from '@leadhook/db';
 import { createLogger, createMetrics } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
+import { anAccount, createTestStores, TEST_REDIS_URL, type TestDatabase } from '@leadhook/testkit';
 import type { Express } from 'express';
 import supertest from 'supertest';
 import { type ApiDeps, type ApiOptions, createApp, createInternalApp } from '../app.js';
 import { expectDocumentedResponse } from './openapi-responses.js';
 
-export { waitFor } from '@leadhook/worker-runtime/testing';
-
 export const PUBLIC_BASE_URL = 'https://leads.example.test';
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export interface Harness {
   app: Express;
@@ -23,6 +20,13 @@ export interface Harness {
   queues: QueueSet;
   /** An account made through the same function the CLI uses (a factory, not a fixture). */
   newAccount(name?: string): Promise<CreatedAccount>;
+  /** A new account's agent and a playbook of it (playbookBody()), made through the API. */
+  owner(): Promise<ApiOwner>;
+  /** A marketing source of the owner's playbook (sourceBody()), made through the API: its id. */
+  newSource(
+    owner: Pick<ApiOwner, 'api' | 'playbookId'>,
+    overrides?: Record<string, unknown>,
+  ): Promise<string>;
   /**
    * supertest requests with the account's bearer key. Every answer is checked
    * against the OpenAPI document (testing/openapi-responses.ts) before the test
@@ -36,6 +40,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+export interface ApiOwner {
+  api: AuthedAgent;
+  apiKey: string;
+  accountId: string;
+  playbookId: string;
+}
+
 type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type AuthedAgent = Record<Verb, (path: string) => supertest.Test>;
 
@@ -47,8 +58,8 @@ export async function startHarness(
   options: Partial<ApiOptions> = {},
   { redisUrl = TEST_REDIS_URL }: { redisUrl?: string } = {},
 ): Promise<Harness> {
-  const db = await createTestDatabase();
-  const prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
+  const stores = await createTestStores({ poolMax: 1 });
+  const { db, prisma } = stores;
   const prefix = `test-api-${randomBytes(4).toString('hex')}`;
   const queues = new QueueSet({ redisUrl, prefix });
   const depsWith = (extra: Partial<ApiOptions>): ApiDeps => ({
@@ -71,14 +82,25 @@ export async function startHarness(
   const deps = depsWith({});
   const app = createApp(deps);
   let counter = 0;
+  const newAccount: Harness['newAccount'] = (name) =>
+    anAccount(prisma, name ?? `Account ${++counter}`);
+  const as = authedAgent(app);
   return {
     app,
     internal: createInternalApp(deps),
     prisma,
     db,
     queues,
-    newAccount: (name) => createAccount(prisma, name ?? `Account ${++counter}`),
-    as: authedAgent(app),
+    newAccount,
+    as,
+    owner: async () => {
+      const { api_key: apiKey, account_id: accountId } = await newAccount();
+      const api = as(apiKey);
+      const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
+      return { api, apiKey, accountId, playbookId };
+    },
+    newSource: async ({ api, playbookId }, overrides = {}) =>
+      (await api.post('/api/v1/marketing_sources').send(sourceBody(playbookId, overrides))).body.id,
     anonymous: agent(app, (test) => test),
     withOptions: (extra) => ({ as: authedAgent(appWith(extra)) }),
     close: async () => {
@@ -86,8 +108,7 @@ export async function startHarness(
       await queues.get('activity').obliterate({ force: true });
       await queues.get('delivery').obliterate({ force: true });
       await queues.close();
-      await prisma.$disconnect();
-      await db.drop();
+      await stores.close();
     },
   };
 }

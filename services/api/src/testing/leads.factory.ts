@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { newId, type PrismaClient } from '@leadhook/db';
+import { aLead, aSource, type LeadOwner } from '@leadhook/testkit';
+
+export type { LeadOwner } from '@leadhook/testkit';
 
 /**
  * Leads, submissions and enrollments written straight through Prisma, in the
  * shape intake stores them (intake is another service; the api tests do not
  * import it). Factories, not fixtures: every call makes fresh rows.
  */
-
-export interface LeadOwner {
-  accountId: string;
-  sourceId: string;
-  playbookId: string;
-}
 
 let phoneCounter = 0;
 
@@ -59,27 +56,22 @@ export async function createLead(
     tcpa_opt_in_url: 'https://forms.example.com/quote',
   };
   const source = await prisma.marketingSource.findUniqueOrThrow({ where: { id: owner.sourceId } });
-  await prisma.lead.create({
-    data: {
-      id,
-      accountId: owner.accountId,
-      sourceId: owner.sourceId,
-      sourceName: source.name,
-      playbookId: owner.playbookId,
-      phone,
-      email: fields.email,
-      firstName,
-      lastName: fields.last_name,
-      fields,
-      canonical: { gender: 'female', marital_status: 'married', credit_rating: 'good' },
-      extra: overrides.extra ?? {},
-      externalId: overrides.externalId ?? null,
-      tcpaOptInToken: fields.tcpa_opt_in_token,
-      tcpaOptInUrl: fields.tcpa_opt_in_url,
-      consentIp: overrides.consentIp ?? null,
-      consentUserAgent: overrides.consentUserAgent ?? null,
-      receivedAt,
-    },
+  await aLead(prisma, owner, {
+    id,
+    sourceName: source.name,
+    phone,
+    email: fields.email,
+    firstName,
+    lastName: fields.last_name,
+    fields,
+    canonical: { gender: 'female', marital_status: 'married', credit_rating: 'good' },
+    extra: overrides.extra ?? {},
+    externalId: overrides.externalId ?? null,
+    tcpaOptInToken: fields.tcpa_opt_in_token,
+    tcpaOptInUrl: fields.tcpa_opt_in_url,
+    consentIp: overrides.consentIp ?? null,
+    consentUserAgent: overrides.consentUserAgent ?? null,
+    receivedAt,
   });
   await prisma.submission.create({
     data: {
@@ -144,4 +136,14 @@ export async function createEnrollment(
     },
   });
   return id;
+}
+
+/** A source, a playbook and a lead of the account, for deliveries to point at. */
+export async function createLeadOf(
+  prisma: PrismaClient,
+  accountId: string,
+  playbookId: string,
+): Promise<string> {
+  const source = await aSource(prisma, { accountId, playbookId, name: 'Factory source' });
+  return createLead(prisma, { accountId, sourceId: source.id, playbookId });
 }

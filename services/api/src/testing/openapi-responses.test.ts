@@ -1,3 +1,6 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { documentPart, INTAKE_OPENAPI_FILE } from '@leadhook/testkit';
+import { buildOpenApiDocument, INTAKE_PATH } from '../openapi.js';
 import { documentedPath, type ObservedResponse, responseProblems } from './openapi-responses.js';
 
 /**
@@ -130,5 +133,21 @@ describe('responseProblems', () => {
     expect(responseProblems('put', intake, json(200, {}))).toEqual([
       expect.stringContaining('not a documented operation'),
     ]);
+  });
+});
+
+describe("intake's copy of its documentation", () => {
+  it('is the served document’s intake part (UPDATE_INTAKE_OPENAPI=1 rewrites it)', () => {
+    // Intake's tests check every answer against this copy (@leadhook/testkit).
+    const served = documentPart(
+      buildOpenApiDocument({ intakeBaseUrl: 'https://intake.example.test' }),
+      [INTAKE_PATH],
+    );
+    if (process.env.UPDATE_INTAKE_OPENAPI === '1') {
+      writeFileSync(INTAKE_OPENAPI_FILE, `${JSON.stringify(served, null, 2)}\n`);
+    }
+    expect(JSON.parse(readFileSync(INTAKE_OPENAPI_FILE, 'utf8'))).toEqual(
+      JSON.parse(JSON.stringify(served)),
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { newId, type PrismaClient } from '@leadhook/db';
-import { type AuthedAgent, type Harness, playbookBody, sourceBody } from './harness.js';
+import { anActivity } from '@leadhook/testkit';
+import { type AuthedAgent, type Harness, sourceBody } from './harness.js';
 import { createLead, type LeadOwner } from './leads.factory.js';
 
 /**
@@ -42,16 +43,13 @@ export async function createOutcome(
   receivedAt = '2020-01-01T00:00:00.000Z',
 ): Promise<void> {
   const leadId = await createLead(prisma, owner, { receivedAt: new Date(receivedAt) });
-  await prisma.activity.create({
-    data: {
-      id: newId('activity'),
-      accountId: owner.accountId,
-      leadId,
-      activityType: 'outcome',
-      activityLabel: label,
-      note: `Outcome: ${label}.`,
-      occurredAt: new Date(at),
-    },
+  await anActivity(prisma, {
+    accountId: owner.accountId,
+    leadId,
+    type: 'outcome',
+    label,
+    note: `Outcome: ${label}.`,
+    occurredAt: new Date(at),
   });
 }
 
@@ -64,13 +62,13 @@ export interface StatsOwner {
 
 /** An account with a playbook and one source, through the API. */
 export async function createStatsOwner(h: Harness): Promise<StatsOwner> {
-  const { api_key, account_id } = await h.newAccount();
-  const api = h.as(api_key);
-  const playbookId: string = (await api.post('/api/v1/playbooks').send(playbookBody())).body.id;
+  const owner = await h.owner();
   const newSource = async (): Promise<LeadOwner> => {
-    const res = await api.post('/api/v1/marketing_sources').send(sourceBody(playbookId));
+    const res = await owner.api
+      .post('/api/v1/marketing_sources')
+      .send(sourceBody(owner.playbookId));
     expect(res.status).toBe(201);
-    return { accountId: account_id, playbookId, sourceId: res.body.id };
+    return { accountId: owner.accountId, playbookId: owner.playbookId, sourceId: res.body.id };
   };
-  return { api, source: await newSource(), newSource };
+  return { api: owner.api, source: await newSource(), newSource };
 }

@@ -5,30 +5,30 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { createLeadValidator, toE164 } from '@leadhook/contracts';
-import {
-  createAccount,
-  createPool,
-  createPrisma,
-  generateIntakeKey,
-  newId,
-  type Pool,
-  type PrismaClient,
-} from '@leadhook/db';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import { createLeadValidator } from '@leadhook/contracts';
+import { generateIntakeKey, type Pool, type PrismaClient } from '@leadhook/db';
 import { createLogger, createMetrics } from '@leadhook/observability';
 import { createRedis, QueueSet } from '@leadhook/queue';
+import {
+  anAccount,
+  aPlaybook,
+  aSource,
+  createTestStores,
+  intakeOpenApi,
+  responseChecker,
+  TEST_REDIS_URL,
+  type TestDatabase,
+} from '@leadhook/testkit';
 import type { Express, Router } from 'express';
 import type { Redis } from 'ioredis';
-// The API serves the OpenAPI document that describes the intake endpoint too; its
-// tests' response check is the one this harness runs.
-import { INTAKE_PATH } from '../../../api/src/openapi.js';
-import { documentedPath, responseProblems } from '../../../api/src/testing/openapi-responses.js';
 import { createApp, type IntakeOptions } from '../app.js';
 
-export { waitFor } from '@leadhook/worker-runtime/testing';
-
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+// The api serves the OpenAPI document that describes the intake endpoint too;
+// @leadhook/testkit keeps its intake part for these tests.
+const intakeDocument = intakeOpenApi();
+const { documentedPath, responseProblems } = responseChecker({
+  document: intakeDocument.document,
+});
 
 export interface TestSource {
   accountId: string;
@@ -91,10 +91,9 @@ export interface HarnessOptions {
 export const TEST_NOW = new Date('2026-11-22T15:04:05.000Z');
 
 export async function createHarness(harnessOptions: HarnessOptions = {}): Promise<Harness> {
-  const redisUrl = harnessOptions.redisUrl ?? REDIS_URL;
-  const db = await createTestDatabase();
-  const pool = createPool({ databaseUrl: db.url, max: 12 });
-  const prisma = createPrisma({ databaseUrl: db.url, poolMax: 2 });
+  const redisUrl = harnessOptions.redisUrl ?? TEST_REDIS_URL;
+  const stores = await createTestStores({ poolMax: 12, prismaPoolMax: 2 });
+  const { db, pool, prisma } = stores;
   const prefix = `test-intake-${randomBytes(4).toString('hex')}`;
   const queues = new QueueSet({ redisUrl, prefix });
   const redis = createRedis(redisUrl);
@@ -129,36 +128,28 @@ export async function createHarness(harnessOptions: HarnessOptions = {}): Promis
     );
 
   const makeSource: Harness['makeSource'] = async (spec = {}) => {
-    const accountId = spec.accountId ?? (await createAccount(prisma, 'Test account')).account_id;
+    const accountId = spec.accountId ?? (await anAccount(prisma)).account_id;
     if (spec.duplicateWindowDays !== undefined) {
       await prisma.account.update({
         where: { id: accountId },
         data: { duplicateWindowDays: spec.duplicateWindowDays },
       });
     }
-    const playbook = await prisma.playbook.create({
-      data: { id: newId('playbook'), accountId, name: 'Test playbook' },
-    });
-    const key = generateIntakeKey();
-    const source = await prisma.marketingSource.create({
-      data: {
-        id: newId('source'),
-        accountId,
-        playbookId: playbook.id,
-        name: spec.name ?? 'Test vendor',
-        sourceType: 'vendor',
-        status: spec.status ?? 'active',
-        intakeKey: key,
-        rateLimit: spec.rateLimit ?? null,
-        redirectUrl: spec.redirectUrl ?? null,
-      },
+    const playbookId = await aPlaybook(prisma, { accountId, name: 'Test playbook' });
+    const source = await aSource(prisma, {
+      accountId,
+      playbookId,
+      name: spec.name ?? 'Test vendor',
+      ...(spec.status ? { status: spec.status } : {}),
+      rateLimit: spec.rateLimit ?? null,
+      redirectUrl: spec.redirectUrl ?? null,
     });
     return {
       accountId,
       sourceId: source.id,
-      playbookId: playbook.id,
-      key,
-      path: `/marketing_sources/${accountId}/${key}`,
+      playbookId,
+      key: source.intakeKey,
+      path: `/marketing_sources/${accountId}/${source.intakeKey}`,
     };
   };
 
@@ -205,9 +196,7 @@ export async function createHarness(harnessOptions: HarnessOptions = {}): Promis
           .catch(() => {});
         await queues.close();
         redis.disconnect();
-        await prisma.$disconnect();
-        await pool.end();
-        await db.drop();
+        await stores.close();
       } catch (err) {
         throw verdict ?? err;
       }
@@ -227,7 +216,7 @@ function checkedAgainstOpenApi(app: Express, problems: string[]): RequestListene
   return (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '';
     const method = req.method === 'POST' || req.method === 'GET' ? req.method : undefined;
-    if (method && documentedPath(url) === INTAKE_PATH) {
+    if (method && documentedPath(url) === intakeDocument.path) {
       const end = res.end;
       res.end = function (this: ServerResponse, ...args: unknown[]) {
         const [chunk] = args;
@@ -251,40 +240,6 @@ function checkedAgainstOpenApi(app: Express, problems: string[]): RequestListene
       } as typeof res.end;
     }
     app(req, res);
-  };
-}
-
-/** A random, valid US number in national notation, and its E.164 form. */
-export function randomPhone(): { national: string; e164: string } {
-  for (;;) {
-    const exchange = 200 + Math.floor(Math.random() * 800);
-    const line = String(Math.floor(Math.random() * 10_000)).padStart(4, '0');
-    const national = `(512) ${exchange}-${line}`;
-    const e164 = toE164(national);
-    if (e164 && exchange % 100 !== 11 && exchange !== 555) return { national, e164 };
-  }
-}
-
-/** A complete, valid submission with a fresh phone number; override any field. */
-export function validLead(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    first_name: 'Jane',
-    last_name: 'Doe',
-    email: 'jane.doe@example.com',
-    phone: randomPhone().national,
-    current_insurance_carrier: 'Acme Mutual',
-    current_insurance_coverage: '100/300/100',
-    current_residence_address: '123 Main St',
-    current_residence_city: 'Austin',
-    current_residence_state: 'TX',
-    current_residence_zip: '78701',
-    date_of_birth: '1985-04-12',
-    gender: 'Female',
-    marital_status: 'married',
-    credit_rating: 'good',
-    tcpa_opt_in_token: 'a1b2c3d4-e5f6-4789-abcd-ef0123456789',
-    tcpa_opt_in_url: 'https://quotes.example.com/auto?step=consent',
-    ...overrides,
   };
 }
 

@@ -1,28 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
-import { createAccount, createPrisma, newId, type Prisma, type PrismaClient } from '@leadhook/db';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import type { Pool, PrismaClient } from '@leadhook/db';
 import { createLogger } from '@leadhook/observability';
+import {
+  aLead,
+  anAccount,
+  aPhone,
+  aPlaybook,
+  aSource,
+  createTestStores,
+  forgetRedis,
+  type StepSpec,
+  TEST_REDIS_URL,
+  type TestDatabase,
+  type TestStores,
+  waitFor,
+} from '@leadhook/testkit';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
-import { waitFor } from '@leadhook/worker-runtime/testing';
-import { Redis } from 'ioredis';
 import type { PlaybookComponentOptions, PlaybookHandle } from '../playbook.component.js';
 import { createWorker } from '../worker.js';
-
-export { waitFor };
-
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export interface RunningWorker {
   runtime: WorkerRuntime;
   handle: PlaybookHandle;
 }
 
-export interface StepDef {
-  type: 'sms' | 'call';
-  delay_seconds: number;
-  template?: string;
-}
+export type StepDef = StepSpec;
 
 /**
  * One test file's world: a fresh database, one queue prefix, an account, and
@@ -32,19 +35,23 @@ export interface StepDef {
 export class Harness {
   readonly prefix = `pbw${randomBytes(5).toString('hex')}`;
   private readonly workers: WorkerRuntime[] = [];
-  private phoneCounter = 0;
+
+  readonly db: TestDatabase;
+  readonly prisma: PrismaClient;
+  /** For the SQL functions' own tests: `poolMax` connections (2 unless told). */
+  readonly pool: Pool;
 
   private constructor(
-    readonly db: TestDatabase,
-    readonly prisma: PrismaClient,
+    private readonly stores: TestStores,
     readonly accountId: string,
-  ) {}
+  ) {
+    ({ db: this.db, prisma: this.prisma, pool: this.pool } = stores);
+  }
 
-  static async create(): Promise<Harness> {
-    const db = await createTestDatabase();
-    const prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
-    const { account_id } = await createAccount(prisma, 'Playbook worker test');
-    return new Harness(db, prisma, account_id);
+  static async create({ poolMax = 2 }: { poolMax?: number } = {}): Promise<Harness> {
+    const stores = await createTestStores({ poolMax });
+    const { account_id } = await anAccount(stores.prisma, 'Playbook worker test');
+    return new Harness(stores, account_id);
   }
 
   async startWorker(
@@ -53,7 +60,7 @@ export class Harness {
   ): Promise<RunningWorker> {
     const config = loadConfig({
       DATABASE_URL: this.db.url,
-      REDIS_URL,
+      REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: this.prefix,
       CONTACT_HOURS: '00:00-24:00',
       ...env,
@@ -85,33 +92,13 @@ export class Harness {
   }
 
   async playbook(steps: StepDef[]): Promise<{ playbookId: string; sourceId: string }> {
-    const playbookId = newId('playbook');
-    const sourceId = newId('source');
-    await this.prisma.playbook.create({
-      data: {
-        id: playbookId,
-        accountId: this.accountId,
-        name: 'P',
-        steps: steps.map(
-          (step): Prisma.InputJsonObject => ({
-            type: step.type,
-            delay_seconds: step.delay_seconds,
-            ...(step.template === undefined ? {} : { template: step.template }),
-          }),
-        ),
-      },
+    const playbookId = await aPlaybook(this.prisma, {
+      accountId: this.accountId,
+      name: 'P',
+      steps,
     });
-    await this.prisma.marketingSource.create({
-      data: {
-        id: sourceId,
-        accountId: this.accountId,
-        playbookId,
-        name: 'Acme Leads',
-        sourceType: 'vendor',
-        intakeKey: randomBytes(24).toString('base64url'),
-      },
-    });
-    return { playbookId, sourceId };
+    const source = await aSource(this.prisma, { accountId: this.accountId, playbookId });
+    return { playbookId, sourceId: source.id };
   }
 
   /**
@@ -123,23 +110,12 @@ export class Harness {
     source: { playbookId: string; sourceId: string },
     overrides: { outcome?: string; optedOut?: boolean } = {},
   ): Promise<{ leadId: string; phone: string }> {
-    const leadId = newId('lead');
-    this.phoneCounter++;
-    const line = String(
-      (Number.parseInt(randomBytes(3).toString('hex'), 16) + this.phoneCounter) % 10_000,
-    ).padStart(4, '0');
-    const phone = `+1415555${line}`;
-    await this.prisma.lead.create({
-      data: {
-        id: leadId,
-        accountId: this.accountId,
-        sourceId: source.sourceId,
-        sourceName: 'Acme Leads',
-        playbookId: source.playbookId,
+    const phone = aPhone();
+    const lead = await aLead(
+      this.prisma,
+      { accountId: this.accountId, ...source },
+      {
         phone,
-        email: 'ana@example.com',
-        firstName: 'Ana',
-        lastName: 'Ruiz',
         fields: {
           first_name: 'Ana',
           last_name: 'Ruiz',
@@ -147,19 +123,14 @@ export class Harness {
           current_residence_state: 'CA',
           current_residence_zip: '94110',
         },
-        canonical: {},
-        externalId: 'ext-7',
-        tcpaOptInToken: 't',
-        tcpaOptInUrl: 'https://example.com/consent',
-        receivedAt: new Date(),
         ...(overrides.outcome ? { outcome: overrides.outcome } : {}),
         ...(overrides.optedOut ? { optedOut: true } : {}),
       },
-    });
+    );
     await this.prisma.outbox.create({
-      data: { topic: 'enrollment', payload: { lead_id: leadId } },
+      data: { topic: 'enrollment', payload: { lead_id: lead.id } },
     });
-    return { leadId, phone };
+    return { leadId: lead.id, phone: lead.phone };
   }
 
   /** The lead's activity labels in the order they were recorded. */
@@ -179,27 +150,13 @@ export class Harness {
   }
 
   /** Deletes every Redis key of this file's prefix: Redis restarted with nothing on disk. */
-  async forgetRedis(queueName?: string): Promise<number> {
-    const redis = new Redis(REDIS_URL);
-    try {
-      const pattern = `${this.prefix}:${queueName ?? '*'}${queueName ? ':*' : ''}`;
-      let deleted = 0;
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-        cursor = next;
-        if (keys.length > 0) deleted += await redis.del(...keys);
-      } while (cursor !== '0');
-      return deleted;
-    } finally {
-      redis.disconnect();
-    }
+  forgetRedis(queueName?: string): Promise<number> {
+    return forgetRedis(this.prefix, queueName ? { queueName } : {});
   }
 
   async close(): Promise<void> {
     await this.stopWorkers();
     await this.forgetRedis();
-    await this.prisma.$disconnect();
-    await this.db.drop();
+    await this.stores.close();
   }
 }

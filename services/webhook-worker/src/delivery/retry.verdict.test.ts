@@ -1,4 +1,5 @@
-import { createPool, newId, type Pool } from '@leadhook/db';
+import { newId } from '@leadhook/db';
+import { useHarness } from '@leadhook/testkit';
 import { Harness } from '../testing/harness.js';
 import { recordAttempts } from './delivery.queries.js';
 import { retryDelayMs } from './retry.policy.js';
@@ -13,20 +14,7 @@ const SCHEDULE = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_00
 const DAY = 86_400_000;
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 
-let h: Harness;
-let pool: Pool;
-
-beforeAll(async () => {
-  h = await Harness.create();
-  pool = createPool({ databaseUrl: h.db.url, max: 2 });
-});
-afterEach(async () => {
-  await h.stopWorkers();
-});
-afterAll(async () => {
-  await pool.end();
-  await h.close();
-});
+const h = useHarness(() => Harness.create(), { afterEach: (h) => h.stopWorkers() });
 
 /** A claimed delivery at attempt `attempt` of a subscription failing since `failingForMs` (or not). */
 async function claimedAt(attempt: number, failingForMs: number | null) {
@@ -39,13 +27,13 @@ async function claimedAt(attempt: number, failingForMs: number | null) {
   }
   const leadId = await h.lead();
   const activityId = await h.openActivity(leadId, 'started', new Date(NOW.getTime() - 60_000));
-  await pool.query('SELECT webhook_fan_out($1, $2, 0)', [activityId, NOW]);
+  await h.pool.query('SELECT webhook_fan_out($1, $2, 0)', [activityId, NOW]);
   const { id } = await h.prisma.delivery.findFirstOrThrow({ where: { activityId } });
   await h.prisma.delivery.update({
     where: { id },
     data: { attemptCount: attempt, nextAttemptAt: NOW },
   });
-  const { rows } = await pool.query<{ claim: string }>(
+  const { rows } = await h.pool.query<{ claim: string }>(
     'SELECT claim FROM webhook_claim($1, $2, $3, 60000)',
     [id, attempt, NOW],
   );
@@ -136,7 +124,7 @@ describe('the retry policy, recorded', () => {
   ])('$case', async (row) => {
     const { id, subscriptionId } = await claimedAt(row.attempt, row.failingForMs);
     const ok = row.status < 300;
-    const [answer] = await recordAttempts({ pool, now: () => NOW, timeoutMs: 1000 }, [
+    const [answer] = await recordAttempts({ pool: h.pool, now: () => NOW, timeoutMs: 1000 }, [
       {
         delivery_id: id,
         attempt: row.attempt,

@@ -1,90 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ActivityRecorder } from '@leadhook/activities';
 import { loadConfig } from '@leadhook/config';
-import { createAccount, createPrisma, newId, type PrismaClient } from '@leadhook/db';
-import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+import type { Pool, PrismaClient } from '@leadhook/db';
 import { createLogger, type Logger } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
-import { generateSecret } from '@leadhook/webhooks';
+import {
+  type Answer,
+  aLead,
+  aLeadOwner,
+  anActivity,
+  aPlaybook,
+  aSource,
+  aSubscription,
+  createTestStores,
+  forgetRedis,
+  Subscriber,
+  TEST_REDIS_URL,
+  type TestDatabase,
+  type TestStores,
+  waitFor,
+} from '@leadhook/testkit';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
-import { waitFor } from '@leadhook/worker-runtime/testing';
-import { Redis } from 'ioredis';
 import type { WebhookComponentOptions, WebhookHandle } from '../webhook.component.js';
 import { createWorker } from '../worker.js';
-
-export { waitFor };
-
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-export interface ReceivedRequest {
-  at: number;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-type Answer = (req: ReceivedRequest, res: ServerResponse) => void | Promise<void>;
-
-/** A real local HTTP server standing in for a subscriber system. */
-export class Subscriber {
-  readonly received: ReceivedRequest[] = [];
-  inFlight = 0;
-  maxInFlight = 0;
-  answer: Answer = (_req, res) => {
-    res.end('ok');
-  };
-
-  private constructor(
-    private readonly server: Server,
-    readonly url: string,
-  ) {}
-
-  static async start(answer?: Answer): Promise<Subscriber> {
-    let self: Subscriber | undefined;
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        if (!self) return;
-        const sub = self;
-        const entry: ReceivedRequest = {
-          at: Date.now(),
-          url: req.url ?? '/',
-          headers: req.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-        };
-        sub.received.push(entry);
-        sub.inFlight++;
-        sub.maxInFlight = Math.max(sub.maxInFlight, sub.inFlight);
-        res.on('close', () => {
-          sub.inFlight--;
-        });
-        void Promise.resolve(sub.answer(entry, res)).catch(() => res.destroy());
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    self = new Subscriber(server, `http://127.0.0.1:${port}/hook`);
-    if (answer) self.answer = answer;
-    return self;
-  }
-
-  get port(): number {
-    return Number(new URL(this.url).port);
-  }
-
-  /** Received activity ids, in arrival order. */
-  ids(): string[] {
-    return this.received.map((r) => String(r.headers['webhook-id']));
-  }
-
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-}
 
 export interface RunningWorker {
   runtime: WorkerRuntime;
@@ -106,38 +44,31 @@ export class Harness {
   private readonly workers: RunningWorker[] = [];
   readonly subscribers: Subscriber[] = [];
 
+  readonly db: TestDatabase;
+  readonly prisma: PrismaClient;
+  /** For the SQL functions' own tests: `poolMax` connections (2 unless told). */
+  readonly pool: Pool;
+
   private constructor(
-    readonly db: TestDatabase,
-    readonly prisma: PrismaClient,
+    private readonly stores: TestStores,
     readonly accountId: string,
     readonly playbookId: string,
     readonly sourceId: string,
-  ) {}
-
-  static async create(): Promise<Harness> {
-    const db = await createTestDatabase();
-    const prisma = createPrisma({ databaseUrl: db.url, poolMax: 4 });
-    const { account_id } = await createAccount(prisma, 'Webhook worker test');
-    const h = new Harness(db, prisma, account_id, '', '');
-    const { playbookId, sourceId } = await h.playbook(account_id);
-    return new Harness(db, prisma, account_id, playbookId, sourceId);
+  ) {
+    ({ db: this.db, prisma: this.prisma, pool: this.pool } = stores);
   }
 
+  static async create({ poolMax = 2 }: { poolMax?: number } = {}): Promise<Harness> {
+    const stores = await createTestStores({ poolMax });
+    const owner = await aLeadOwner(stores.prisma, { account: 'Webhook worker test' });
+    return new Harness(stores, owner.accountId, owner.playbookId, owner.sourceId);
+  }
+
+  /** Another playbook of the account (or of `accountId`), with a source feeding it. */
   async playbook(accountId = this.accountId): Promise<{ playbookId: string; sourceId: string }> {
-    const playbookId = newId('playbook');
-    const sourceId = newId('source');
-    await this.prisma.playbook.create({ data: { id: playbookId, accountId, name: 'Auto leads' } });
-    await this.prisma.marketingSource.create({
-      data: {
-        id: sourceId,
-        accountId,
-        playbookId,
-        name: 'Acme Leads',
-        sourceType: 'vendor',
-        intakeKey: randomBytes(24).toString('base64url'),
-      },
-    });
-    return { playbookId, sourceId };
+    const playbookId = await aPlaybook(this.prisma, { accountId });
+    const source = await aSource(this.prisma, { accountId, playbookId });
+    return { playbookId, sourceId: source.id };
   }
 
   static newPrefix(): string {
@@ -152,7 +83,7 @@ export class Harness {
   ): Promise<RunningWorker> {
     const config = loadConfig({
       DATABASE_URL: this.db.url,
-      REDIS_URL,
+      REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: prefix,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_RETRY_SCHEDULE: '0,100ms,200ms',
@@ -175,7 +106,7 @@ export class Harness {
     });
     const { port } = await runtime.start();
     if (!handle) throw new Error('the webhooks component did not start');
-    const queues = new QueueSet({ redisUrl: REDIS_URL, prefix });
+    const queues = new QueueSet({ redisUrl: TEST_REDIS_URL, prefix });
     await waitFor(() => queues.redis.status === 'ready');
     const recorder = new ActivityRecorder({ prisma: this.prisma, queues, logger });
     const running = { runtime, handle, recorder, queues, prefix, port };
@@ -203,51 +134,38 @@ export class Harness {
     return s;
   }
 
+  /** A lead of the account (of its playbook and source unless told), as intake stores it. */
   async lead(
     options: { playbookId?: string; sourceId?: string; externalId?: string | null } = {},
   ): Promise<string> {
-    const id = newId('lead');
-    await this.prisma.lead.create({
-      data: {
-        id,
+    const lead = await aLead(
+      this.prisma,
+      {
         accountId: this.accountId,
-        sourceId: options.sourceId ?? this.sourceId,
-        sourceName: 'Acme Leads',
         playbookId: options.playbookId ?? this.playbookId,
-        phone: `+1415555${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`,
-        email: 'ana@example.com',
-        firstName: 'Ana',
-        lastName: 'Ruiz',
-        fields: {},
-        canonical: {},
-        extra: { campaign: 'spring', utm_source: 'fb' },
-        externalId: options.externalId === undefined ? 'ext-7' : options.externalId,
-        tcpaOptInToken: 't',
-        tcpaOptInUrl: 'https://example.com/consent',
-        receivedAt: new Date(),
+        sourceId: options.sourceId ?? this.sourceId,
       },
-    });
-    return id;
+      {
+        extra: { campaign: 'spring', utm_source: 'fb' },
+        ...(options.externalId === undefined ? {} : { externalId: options.externalId }),
+      },
+    );
+    return lead.id;
   }
 
   /** An event activity of the lead with its open outbox row, as the activity path writes it. */
   async openActivity(leadId: string, label: string, occurredAt = new Date()): Promise<string> {
-    const id = newId('activity');
-    await this.prisma.activity.create({
-      data: {
-        id,
-        accountId: this.accountId,
-        leadId,
-        activityType: 'event',
-        activityLabel: label,
-        note: label,
-        occurredAt,
-      },
+    const activity = await anActivity(this.prisma, {
+      accountId: this.accountId,
+      leadId,
+      label,
+      occurredAt,
+      outbox: true,
     });
-    await this.prisma.outbox.create({ data: { topic: 'activity', payload: { activity_id: id } } });
-    return id;
+    return activity.id;
   }
 
+  /** A subscription of the account, to the harness's playbook unless told (null: every playbook). */
   async subscription(options: {
     url: string;
     events?: string[];
@@ -255,46 +173,16 @@ export class Harness {
     playbookId?: string | null;
     enabled?: boolean;
   }): Promise<{ id: string; secret: string }> {
-    const id = newId('subscription');
-    const secret = generateSecret();
-    await this.prisma.subscription.create({
-      data: {
-        id,
-        accountId: this.accountId,
-        playbookId: options.playbookId === undefined ? this.playbookId : options.playbookId,
-        url: options.url,
-        events: options.events ?? ['*'],
-        outcomes: options.outcomes ?? [],
-        enabled: options.enabled ?? true,
-        // Disabled as the API disables one (services/api, subscriptions.service.ts).
-        ...(options.enabled === false ? { disabledCode: 'manual', disabledReason: 'manual' } : {}),
-        secret,
-      },
+    return aSubscription(this.prisma, {
+      ...options,
+      accountId: this.accountId,
+      playbookId: options.playbookId === undefined ? this.playbookId : options.playbookId,
     });
-    return { id, secret };
   }
 
   async close(): Promise<void> {
     await this.stopWorkers();
     await Promise.all(this.subscribers.splice(0).map((s) => s.close()));
-    await this.prisma.$disconnect();
-    await this.db.drop();
-  }
-}
-
-/** Deletes every Redis key of a prefix: Redis restarted with nothing on disk. */
-export async function forgetRedis(prefix: string): Promise<number> {
-  const redis = new Redis(REDIS_URL);
-  try {
-    let deleted = 0;
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) deleted += await redis.del(...keys);
-    } while (cursor !== '0');
-    return deleted;
-  } finally {
-    redis.disconnect();
+    await this.stores.close();
   }
 }

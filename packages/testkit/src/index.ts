@@ -1,0 +1,57 @@
+/**
+ * What every service's tests and the end-to-end tests share: the test stores,
+ * factories for the rows, a valid lead body, a local subscriber server, waiting
+ * and ports, queue cleanup and the OpenAPI response check.
+ */
+export {
+  type ActivitySpec,
+  type AttemptSpec,
+  aDelivery,
+  aLead,
+  aLeadOwner,
+  anAccount,
+  anActivity,
+  aPhone,
+  aPlaybook,
+  aSource,
+  aSubscription,
+  type DeliverySpec,
+  type LeadColumns,
+  type LeadOwner,
+  type SourceSpec,
+  type StepSpec,
+  type SubscriptionSpec,
+  type TestSourceRow,
+} from './factories.js';
+export {
+  bodyWith,
+  type FieldPath,
+  type HostileValue,
+  hostilePaths,
+  hostileString,
+  hostileValue,
+  type SchemaFields,
+  schemaFields,
+} from './hostile-strings.js';
+export { INTAKE_OPENAPI_FILE, intakeOpenApi } from './intake-openapi.js';
+export { type LeadFields, randomPhone, validLead } from './lead-body.js';
+export {
+  documentPart,
+  type ObservedResponse,
+  type ResponseChecker,
+  type ResponseCheckerOptions,
+  responseChecker,
+} from './openapi-responses.js';
+export { PrivateRedis } from './private-redis.js';
+export { forgetRedis } from './redis.js';
+export {
+  createTestDatabase,
+  createTestStores,
+  rowsRead,
+  TEST_REDIS_URL,
+  type TestDatabase,
+  type TestStores,
+} from './settings.js';
+export { type Answer, type ReceivedRequest, Subscriber } from './subscriber.js';
+export { useHarness, useTestDatabase } from './use-harness.js';
+export { closedPort, freePort, type WaitOptions, waitFor } from './wait.js';

@@ -1,0 +1,43 @@
+/**
+ * Where tests find their stores: a fresh database per test file (a clone of the
+ * migrated template, @leadhook/db/testing) and the machine's Redis, which every
+ * test file shares under a queue prefix of its own.
+ */
+import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
+import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
+
+export type { TestDatabase } from '@leadhook/db/testing';
+export { createTestDatabase, rowsRead } from '@leadhook/db/testing';
+
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A test file's database with a Prisma client and a pg pool on it. */
+export interface TestStores {
+  db: TestDatabase;
+  prisma: PrismaClient;
+  pool: Pool;
+  /** Disconnects both and drops the database. */
+  close(): Promise<void>;
+}
+
+export async function createTestStores({
+  poolMax = 2,
+  prismaPoolMax = 4,
+}: {
+  poolMax?: number;
+  prismaPoolMax?: number;
+} = {}): Promise<TestStores> {
+  const db = await createTestDatabase();
+  const prisma = createPrisma({ databaseUrl: db.url, poolMax: prismaPoolMax });
+  const pool = createPool({ databaseUrl: db.url, max: poolMax });
+  return {
+    db,
+    prisma,
+    pool,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+      await db.drop();
+    },
+  };
+}
