@@ -33,7 +33,7 @@ export {
   type SchemaFields,
   schemaFields,
 } from './hostile-strings.js';
-export { INTAKE_OPENAPI_FILE, intakeOpenApi } from './intake-openapi.js';
+export { intakeOpenApi } from './intake-openapi.js';
 export { type LeadFields, randomPhone, validLead } from './lead-body.js';
 export {
   documentPart,

@@ -1,22 +1,21 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { INTAKE_OPENAPI_PATH, intakePathItem, OPENAPI_SCHEMAS } from '@leadhook/contracts';
+import { documentPart } from './openapi-responses.js';
 
 /**
- * The intake endpoint's part of the OpenAPI document the api serves (its path and
- * the schemas it reaches, made by documentPart), kept here so that intake's tests
- * check their answers against it without running or importing the api. The api's
- * tests fail when it differs from the served document, and rewrite it with
- * UPDATE_INTAKE_OPENAPI=1 (services/api/src/testing/openapi-responses.test.ts).
+ * The intake endpoint's part of the OpenAPI document, built from the same
+ * @leadhook/contracts pieces the api's document is made of (its path item and
+ * the component schemas), so intake's tests check their answers against it
+ * without running or importing the api. The api's tests check that it equals the
+ * intake part of the served document.
  */
-export const INTAKE_OPENAPI_FILE = fileURLToPath(
-  new URL('../intake-openapi.json', import.meta.url),
-);
-
-export function intakeOpenApi(): { document: object; path: string } {
-  const document = JSON.parse(readFileSync(INTAKE_OPENAPI_FILE, 'utf8')) as {
-    paths: Record<string, unknown>;
+export function intakeOpenApi(intakeBaseUrl = 'https://intake.example.test'): {
+  document: object;
+  path: string;
+} {
+  const whole = {
+    openapi: '3.1.0',
+    paths: { [INTAKE_OPENAPI_PATH]: intakePathItem(intakeBaseUrl) },
+    components: { schemas: OPENAPI_SCHEMAS },
   };
-  const [path, ...others] = Object.keys(document.paths);
-  if (!path || others.length > 0) throw new Error(`${INTAKE_OPENAPI_FILE}: not one path`);
-  return { document, path };
+  return { document: documentPart(whole, [INTAKE_OPENAPI_PATH]), path: INTAKE_OPENAPI_PATH };
 }
