@@ -123,17 +123,18 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
   const context: WorkerContext = { config, logger, metrics, pool, queues, redis };
   const components = options.components ?? [];
 
+  const counter = (name: string, help: string) =>
+    new Counter({ name, help, registers: [metrics.registry] });
+
   registerOutboxLagGauge(metrics.registry, pool);
-  const relayed = new Counter({
-    name: 'leadhook_outbox_relayed_total',
-    help: 'Outbox rows the relay enqueued again (Redis did not hold their job pending)',
-    registers: [metrics.registry],
-  });
-  const relayErrors = new Counter({
-    name: 'leadhook_outbox_relay_errors_total',
-    help: 'Relay rounds or enqueues that failed (PostgreSQL or Redis unreachable)',
-    registers: [metrics.registry],
-  });
+  const relayed = counter(
+    'leadhook_outbox_relayed_total',
+    'Outbox rows the relay enqueued again (Redis did not hold their job pending)',
+  );
+  const relayErrors = counter(
+    'leadhook_outbox_relay_errors_total',
+    'Relay rounds or enqueues that failed (PostgreSQL or Redis unreachable)',
+  );
 
   registerQueueDepthGauge(metrics.registry, queues);
 
@@ -148,11 +149,10 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
     help: 'When this process last finished a retention round (0: never; one copy works at a time)',
     registers: [metrics.registry],
   });
-  const retentionErrors = new Counter({
-    name: 'leadhook_retention_errors_total',
-    help: 'Retention rounds that failed (PostgreSQL unreachable or a statement error)',
-    registers: [metrics.registry],
-  });
+  const retentionErrors = counter(
+    'leadhook_retention_errors_total',
+    'Retention rounds that failed (PostgreSQL unreachable or a statement error)',
+  );
   const retention = new RetentionJob({
     pool,
     outboxRetentionMs: config.outboxRetentionMs,
