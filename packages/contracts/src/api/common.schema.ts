@@ -72,6 +72,26 @@ export const timestampSchema = {
 /** The name an account, source or playbook is given: 1 to 200 characters, not only blanks. */
 export const nameSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
 
+/**
+ * A named resource as the API returns it (account, marketing source, playbook):
+ * `id` and `name` first, its own fields, then when it was created and last updated.
+ */
+export function namedResourceSchema<
+  const Title extends string,
+  const Properties extends Record<string, unknown>,
+>(title: Title, properties: Properties) {
+  return {
+    title,
+    ...closedObjectSchema({
+      id: idSchema,
+      name: { type: 'string' },
+      ...properties,
+      created_at: timestampSchema,
+      updated_at: timestampSchema,
+    }),
+  } as const;
+}
+
 /** Query of every list: keyset pagination, newest first. */
 export const listQuerySchema = {
   type: 'object',
