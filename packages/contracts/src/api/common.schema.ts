@@ -61,6 +61,11 @@ export const idSchema = {
   examples: ['pb_01jdq3v3m5a8f0k2x9b7c6d4e1'],
 } as const;
 
+/** An id whose example carries `prefix`, the prefix of the resource's ids (`lead` → `lead_01jd…`). */
+export function prefixedIdSchema<const Prefix extends string>(prefix: Prefix) {
+  return { ...idSchema, examples: [`${prefix}_01jdq3v3m5a8f0k2x9b7c6d4e1`] } as const;
+}
+
 /** An ISO 8601 instant set by the server. */
 export const timestampSchema = {
   type: 'string',
