@@ -289,21 +289,26 @@ export interface ServiceWorkerDeps {
   relayIntervalMs?: number;
 }
 
+/** The setting that holds each worker service's port. */
+const SERVICE_PORTS = {
+  'playbook-worker': 'playbookWorkerPort',
+  'webhook-worker': 'webhookWorkerPort',
+} as const satisfies Record<RelayingProcess, keyof Config>;
+
 /**
  * The runtime of a worker service: it relays the outbox topics whose queue the
- * service consumes, listens on `port` (unless deps.port overrides it) and runs
- * `component`.
+ * service consumes, listens on its configured port (unless deps.port overrides
+ * it) and runs `component`.
  */
 export function createServiceRuntime(
   service: RelayingProcess,
   deps: ServiceWorkerDeps,
-  port: number,
   component: WorkerComponent,
 ): WorkerRuntime {
   return createWorkerRuntime({
     service,
     config: deps.config,
-    port: deps.port ?? port,
+    port: deps.port ?? deps.config[SERVICE_PORTS[service]],
     relayTopics: outboxTopicsRelayedBy(service),
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.relayIntervalMs === undefined ? {} : { relayIntervalMs: deps.relayIntervalMs }),

@@ -18,12 +18,7 @@ export interface WorkerDeps extends ServiceWorkerDeps {
  * playbook component).
  */
 export function createWorker(deps: WorkerDeps): WorkerRuntime {
-  const runtime = createServiceRuntime(
-    'playbook-worker',
-    deps,
-    deps.config.playbookWorkerPort,
-    playbookComponent(deps.playbook),
-  );
+  const runtime = createServiceRuntime('playbook-worker', deps, playbookComponent(deps.playbook));
   registerOldestDueStepGauge(runtime.metrics.registry, runtime.pool);
   return runtime;
 }

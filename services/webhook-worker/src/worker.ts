@@ -17,12 +17,7 @@ export interface WorkerDeps extends ServiceWorkerDeps {
  * delivery with retries, and the delivery reconciler (the webhooks component).
  */
 export function createWorker(deps: WorkerDeps): WorkerRuntime {
-  const runtime = createServiceRuntime(
-    'webhook-worker',
-    deps,
-    deps.config.webhookWorkerPort,
-    webhookComponent(deps.webhooks),
-  );
+  const runtime = createServiceRuntime('webhook-worker', deps, webhookComponent(deps.webhooks));
   registerDisabledSubscriptionsGauge(runtime.metrics.registry, runtime.pool);
   return runtime;
 }
