@@ -21,7 +21,7 @@ import {
   type RelayingProcess,
 } from '@leadhook/queue';
 import type { Redis } from 'ioredis';
-import { Counter, Gauge } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { RETENTION_KINDS, RetentionJob } from './retention.js';
 import { registerOutboxLagGauge, registerQueueDepthGauge } from './scrape-metrics.js';
 
@@ -52,6 +52,8 @@ export interface WorkerContext {
  */
 export interface WorkerComponent {
   readonly name: string;
+  /** Registers the metrics it reads at scrape time, once, as the runtime is created. */
+  registerMetrics?(registry: Registry, pool: Pool): void;
   start(context: WorkerContext): Promise<void> | void;
   /**
    * `drain` aborts at the drain deadline (drainTimeoutMs after the stop began,
@@ -277,6 +279,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
     return stopping;
   }
 
+  for (const component of components) component.registerMetrics?.(metrics.registry, pool);
   return { ...context, start, stop };
 }
 
