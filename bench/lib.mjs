@@ -20,16 +20,18 @@ export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
  * The scratch database `name` on adminUrl's server: `url` to connect to it,
- * `create()` it empty, `migrate()` it with the built scripts, and `drop()` it
- * (closing its connections first; nothing happens if it does not exist).
+ * `setUp()` to create it and apply every migration with the built scripts, and
+ * `drop()` it (closing its connections first; nothing happens if it does not exist).
  */
 export function scratchDatabase(name) {
   const url = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
   return {
     name,
     url,
-    create: () => sql(adminUrl, `CREATE DATABASE ${name}`),
-    migrate: () => run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: url }),
+    async setUp() {
+      await sql(adminUrl, `CREATE DATABASE ${name}`);
+      run('node', ['scripts/dist/migrate.js'], { DATABASE_URL: url });
+    },
     drop: () => sql(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }

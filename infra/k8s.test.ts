@@ -2,7 +2,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  type Config,
   loadConfig,
   SECRET_SETTING_NAMES,
   SETTING_NAMES,
@@ -82,36 +81,24 @@ const one = (kind: string, name: string) => {
   return found;
 };
 
+type ProcessName = 'intake' | 'api' | 'playbook-worker' | 'webhook-worker';
+
 /**
- * Each process's public port and its operators' port (probes, /metrics):
- * intake's and the api's internal ports; a worker's one port is both.
+ * Each process's public port and its operators' port (probes, /metrics), as the
+ * Config keys that hold them: intake's and the api's internal ports; a worker's
+ * one port is both.
  */
-const PROCESSES = [
-  {
-    name: 'intake',
-    port: (c: Config) => c.intakePort,
-    operatorPort: (c: Config) => c.intakeInternalPort,
-    service: true,
-  },
-  {
-    name: 'api',
-    port: (c: Config) => c.apiPort,
-    operatorPort: (c: Config) => c.apiInternalPort,
-    service: true,
-  },
-  {
-    name: 'playbook-worker',
-    port: (c: Config) => c.playbookWorkerPort,
-    operatorPort: (c: Config) => c.playbookWorkerPort,
-    service: false,
-  },
-  {
-    name: 'webhook-worker',
-    port: (c: Config) => c.webhookWorkerPort,
-    operatorPort: (c: Config) => c.webhookWorkerPort,
-    service: false,
-  },
-] as const;
+const PROCESSES: ReadonlyArray<{
+  name: ProcessName;
+  port: 'intakePort' | 'apiPort' | 'playbookWorkerPort' | 'webhookWorkerPort';
+  operatorPort?: 'intakeInternalPort' | 'apiInternalPort';
+  service: boolean;
+}> = [
+  { name: 'intake', port: 'intakePort', operatorPort: 'intakeInternalPort', service: true },
+  { name: 'api', port: 'apiPort', operatorPort: 'apiInternalPort', service: true },
+  { name: 'playbook-worker', port: 'playbookWorkerPort', service: false },
+  { name: 'webhook-worker', port: 'webhookWorkerPort', service: false },
+];
 
 /**
  * Settings that only some processes use, set on those processes' containers
@@ -119,9 +106,7 @@ const PROCESSES = [
  * default. Every other setting reaches every process from the ConfigMap or, for
  * the credentials (SECRET_SETTING_NAMES), the Secret.
  */
-const PER_PROCESS_SETTINGS: Partial<
-  Record<SettingName, ReadonlyArray<(typeof PROCESSES)[number]['name']>>
-> = {
+const PER_PROCESS_SETTINGS: Partial<Record<SettingName, ReadonlyArray<ProcessName>>> = {
   // 1 behind the ingress or load balancer, on the two processes it routes to.
   TRUST_PROXY: ['intake', 'api'],
 };
@@ -222,11 +207,11 @@ describe('infra/k8s', () => {
     it("probes /healthz (liveness) and /readyz (readiness), and is scraped, on its operators' port", () => {
       const config = loadConfig(environmentOf(main));
       const http = main.ports?.find((p) => p.name === 'http');
-      expect(http?.containerPort).toBe(port(config));
+      expect(http?.containerPort).toBe(config[port]);
       // The internal port where the process has one: a flood filling the public
       // port's connections must not fail the probes (and restart the pod).
-      const listens = operatorPort(config);
-      if (listens !== port(config)) {
+      const listens = config[operatorPort ?? port];
+      if (listens !== config[port]) {
         expect(main.ports?.find((p) => p.name === 'internal')?.containerPort).toBe(listens);
       }
       const annotations = deployment.spec?.template?.metadata.annotations ?? {};
@@ -274,7 +259,7 @@ describe('infra/k8s', () => {
         expect(services).toHaveLength(service ? 1 : 0);
         // Only the public port: the internal one serves metrics and readiness
         // detail, for the cluster's own probes and Prometheus.
-        const publicPort = port(loadConfig(environmentOf(main)));
+        const publicPort = loadConfig(environmentOf(main))[port];
         for (const s of services) {
           for (const p of s.spec?.ports ?? []) {
             const target = main.ports?.find(

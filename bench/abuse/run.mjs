@@ -54,8 +54,7 @@ const scratch = scratchDatabase('leadhook_bench_abuse');
 const dbUrl = scratch.url;
 
 await scratch.drop();
-await scratch.create();
-scratch.migrate();
+await scratch.setUp();
 const tenant = await createBenchTenant(dbUrl);
 const { api_key: apiKey } = JSON.parse(
   run('node', ['scripts/dist/leadhook.js', 'account', 'create', 'abuse-bench'], {

@@ -130,11 +130,10 @@ function thin(rows, n) {
 }
 
 const loadBefore = loadavg();
-await scratch.create();
 let exitCode = 1;
 const children = [];
 try {
-  scratch.migrate();
+  await scratch.setUp();
 
   const subscriberProc = fork(join(here, 'subscriber.mjs'), [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

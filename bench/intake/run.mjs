@@ -46,8 +46,7 @@ const dbUrl = scratch.url;
 
 // --- a fresh database with one account, playbook and unlimited source ---------
 await scratch.drop();
-await scratch.create();
-scratch.migrate();
+await scratch.setUp();
 const { accountId, playbookId, sourceId, intakeKey } = await createBenchTenant(dbUrl);
 
 // --- the intake process ----------------------------------------------------------

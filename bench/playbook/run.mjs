@@ -89,11 +89,10 @@ const STEP_LABELS = ['first_message_sent', 'message_sent', 'call_attempted'];
 
 // --- a fresh database: one account, the three-step playbook, one source -----------
 const loadBefore = loadavg();
-await scratch.create();
 let exitCode = 1;
 const children = [];
 try {
-  scratch.migrate();
+  await scratch.setUp();
   const { accountId, intakeKey } = await createBenchTenant(dbUrl, STEPS);
 
   // --- the processes ----------------------------------------------------------------

@@ -137,10 +137,9 @@ async function endToEnd() {
 }
 
 const loadBefore = loadavg();
-await scratch.create();
 let exitCode = 1;
 try {
-  scratch.migrate();
+  await scratch.setUp();
   const loadStarted = Date.now();
   const vars = { ...ids, n: args.submissions, others: args.others, end_at: END };
   run('psql', [

@@ -185,11 +185,10 @@ async function bareClient(items, ports, secrets, inFlight, keepAlive) {
 
 // --- a fresh database ------------------------------------------------------------------
 const loadBefore = loadavg();
-await scratch.create();
 let exitCode = 1;
 const children = [];
 try {
-  scratch.migrate();
+  await scratch.setUp();
 
   const subscriberProc = fork(join(here, 'subscriber.mjs'), [String(subscriberCount)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -31,10 +31,9 @@ const { history: HISTORY, leads: LEADS, 'per-lead': PER_LEAD, batch: BATCH } = a
 const scratch = scratchDatabase(`leadhook_bench_size_${randomBytes(3).toString('hex')}`);
 const dbUrl = scratch.url;
 
-await scratch.create();
 const c = new pg.Client({ connectionString: dbUrl });
 try {
-  scratch.migrate();
+  await scratch.setUp();
   const { accountId, playbookId, sourceId } = await createBenchTenant(dbUrl);
   for (let i = 0; i < 3; i++) {
     await sql(

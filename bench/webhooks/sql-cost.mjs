@@ -43,10 +43,9 @@ const id = (prefix) => `${prefix}_${randomBytes(13).toString('hex').slice(0, 26)
 async function measure(asyncCommit) {
   const scratch = scratchDatabase(`leadhook_bench_sqlcost_${randomBytes(3).toString('hex')}`);
   const dbUrl = scratch.url;
-  await scratch.create();
   const c = new pg.Client({ connectionString: dbUrl });
   try {
-    scratch.migrate();
+    await scratch.setUp();
     const tenant = await createBenchTenant(dbUrl);
     await c.connect();
     for (let i = 0; i < args.subscribers; i++) {

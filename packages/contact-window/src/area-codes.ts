@@ -1,6 +1,7 @@
 import { IANAZone } from 'luxon';
 import { AREA_CODE_OVERRIDES } from './data/area-code-overrides.data.js';
-import { GENERATED_AREA_CODES, type GeneratedAreaCodeTable } from './data/area-codes.generated.js';
+import { GENERATED_AREA_CODES } from './data/area-codes.generated.js';
+import type { GeneratedAreaCodeTable } from './data/area-codes.types.js';
 
 /** What the tables say about one NANP area code. */
 export interface AreaCodeInfo {

@@ -102,33 +102,39 @@ describe('MicroBatcher', () => {
     ).toThrow();
   });
 
-  it('runs a batch rolled back by a deadlock once more; any other failure fails it', async () => {
+  const deadlock = pgError('deadlock detected', '40P01');
+  const terminated = pgError('connection terminated', '57P01');
+  // Each run throws the next of `failures`, then returns its items; `error`: what
+  // submit rejects with (null: it resolves).
+  it.each([
+    {
+      case: 'runs a batch rolled back by a deadlock once more',
+      failures: [deadlock],
+      calls: 2,
+      error: null,
+    },
+    {
+      case: 'fails a batch at once on any failure other than a rollback',
+      failures: [terminated],
+      calls: 1,
+      error: 'connection terminated',
+    },
+    {
+      case: 'retries a rolled-back batch once only: a second rollback fails it',
+      failures: [deadlock, deadlock],
+      calls: 2,
+      error: 'deadlock detected',
+    },
+  ])('$case', async ({ failures, calls: expectedCalls, error }) => {
     let calls = 0;
-    const deadlockOnce = retryingOnRollback(async (items) => {
-      calls++;
-      if (calls === 1) throw pgError('deadlock detected', '40P01');
+    const batcher = retryingOnRollback(async (items) => {
+      const failure = failures[calls++];
+      if (failure) throw failure;
       return items;
     });
-    await expect(deadlockOnce.submit(1)).resolves.toBe(1);
-    expect(calls).toBe(2);
-
-    calls = 0;
-    const failing = retryingOnRollback(async () => {
-      calls++;
-      throw pgError('connection terminated', '57P01');
-    });
-    await expect(failing.submit(1)).rejects.toThrow('connection terminated');
-    expect(calls).toBe(1);
-  });
-
-  it('retries a rolled-back batch once only: a second rollback fails it', async () => {
-    let calls = 0;
-    const batcher = retryingOnRollback(async () => {
-      calls++;
-      throw pgError('deadlock detected', '40P01');
-    });
-    await expect(batcher.submit(1)).rejects.toThrow('deadlock detected');
-    expect(calls).toBe(2);
+    if (error === null) await expect(batcher.submit(1)).resolves.toBe(1);
+    else await expect(batcher.submit(1)).rejects.toThrow(error);
+    expect(calls).toBe(expectedCalls);
   });
 
   it('with isolateOnFailure, runs a failed batch item by item: only the bad item fails', async () => {

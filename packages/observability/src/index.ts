@@ -22,6 +22,7 @@ export {
   listen,
   listenServers,
   runProcess,
+  runServers,
 } from './lifecycle.js';
 export type { Logger, LoggerConfig } from './logger.js';
 export { createLogger, REDACT_PATHS } from './logger.js';

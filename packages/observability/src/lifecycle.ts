@@ -167,3 +167,24 @@ export async function closeServers(servers: ServiceServers): Promise<void> {
   if (servers.server.listening) await closeServer(servers.server);
   if (servers.internal.listening) await closeServer(servers.internal);
 }
+
+/**
+ * The main of a service that serves HTTP on its two ports (runProcess): it
+ * listens on both (listenServers) and, when stopping, drains them (closeServers)
+ * before `release` closes the process's connections.
+ */
+export function runServers(
+  name: string,
+  servers: ServiceServers,
+  options: { logger: Logger; timeoutMs: number; release(): Promise<void> },
+): void {
+  runProcess({
+    logger: options.logger,
+    timeoutMs: options.timeoutMs,
+    start: () => listenServers(servers, options.logger, name),
+    async stop() {
+      await closeServers(servers);
+      await options.release();
+    },
+  });
+}

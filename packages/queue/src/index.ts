@@ -1,7 +1,7 @@
 export type { OutboxRelayOptions, RelayRound } from './outbox-relay.js';
 export { OutboxRelay, oldestOpenOutboxAgeSeconds } from './outbox-relay.js';
 export type { PeriodicTaskOptions } from './periodic-task.js';
-export { PeriodicTask } from './periodic-task.js';
+export { PeriodicJob, PeriodicTask } from './periodic-task.js';
 export type {
   JobPayloads,
   OutboxTopic,

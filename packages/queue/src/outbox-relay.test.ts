@@ -184,49 +184,39 @@ describe('OutboxRelay', () => {
     expect(Math.round((await rowOf('lead_slow')).wait)).toBe(300);
   });
 
-  it('sends again a row whose job failed: a finished job does not hold its work key', async () => {
-    await insertDue(['lead_failed']);
-    // The consumer threw (PostgreSQL away): the job is kept as failed.
-    const failed = await addEnrollment('lead_failed');
-    const connection = createWorkerRedis(REDIS_URL);
-    const worker = new Worker(
-      'enrollment',
-      async () => {
+  // A finished job does not hold its work key, whether it failed or completed.
+  it.each([
+    {
+      state: 'failed',
+      // The consumer threw (PostgreSQL away): the job is kept as failed.
+      consume: async () => {
         throw new Error('PostgreSQL is away');
       },
-      { connection, prefix },
-    );
-    try {
-      await waitFor(async () =>
-        (await inspect.getJobState(failed)) === 'failed' ? true : undefined,
-      );
-    } finally {
-      await worker.close();
-      connection.disconnect();
-    }
-    const relay = new OutboxRelay({ pool, queues, ...ENROLLMENT });
-    expect(await relay.relayOnce()).toEqual({ sent: 1, pending: 0 });
-    expect(await liveState('lead_failed')).toBe('waiting');
-  });
-
-  it('sends again a row whose job Redis keeps as completed while the row is still open', async () => {
-    await insertDue(['lead_completed']);
-    const completed = await addEnrollment('lead_completed');
-    const connection = createWorkerRedis(REDIS_URL);
-    // A consumer that finished without closing the row (e.g. it held the lead back).
-    const worker = new Worker('enrollment', async () => {}, { connection, prefix });
-    try {
-      await waitFor(async () =>
-        (await inspect.getJobState(completed)) === 'completed' ? true : undefined,
-      );
-    } finally {
-      await worker.close();
-      connection.disconnect();
-    }
-    const relay = new OutboxRelay({ pool, queues, ...ENROLLMENT });
-    expect(await relay.relayOnce()).toEqual({ sent: 1, pending: 0 });
-    expect(await liveState('lead_completed')).toBe('waiting');
-  });
+    },
+    {
+      state: 'completed',
+      // A consumer that finished without closing the row (e.g. it held the lead back).
+      consume: async () => {},
+    },
+  ])(
+    'sends again a row whose job Redis keeps as $state while the row is still open',
+    async ({ state, consume }) => {
+      const leadId = `lead_${state}`;
+      await insertDue([leadId]);
+      const job = await addEnrollment(leadId);
+      const connection = createWorkerRedis(REDIS_URL);
+      const worker = new Worker('enrollment', consume, { connection, prefix });
+      try {
+        await waitFor(async () => ((await inspect.getJobState(job)) === state ? true : undefined));
+      } finally {
+        await worker.close();
+        connection.disconnect();
+      }
+      const relay = new OutboxRelay({ pool, queues, ...ENROLLMENT });
+      expect(await relay.relayOnce()).toEqual({ sent: 1, pending: 0 });
+      expect(await liveState(leadId)).toBe('waiting');
+    },
+  );
 
   it('relays only its own topics: another process relays the rest', async () => {
     await insertDue(['lead_e']);

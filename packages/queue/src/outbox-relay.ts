@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { PeriodicTask } from './periodic-task.js';
+import { PeriodicJob } from './periodic-task.js';
 import { type JobPayloads, OUTBOX_TOPIC_LIST, type OutboxTopic, type QueueSet } from './queues.js';
 
 /**
@@ -82,25 +82,18 @@ const OLDEST_OPEN_SQL = `SELECT EXTRACT(EPOCH FROM now() - min(created_at))::flo
     `SELECT created_at FROM outbox WHERE topic = '${topic}' AND done_at IS NULL AND relay_count >= 0`,
 ).join(' UNION ALL ')}) open_rows`;
 
-export class OutboxRelay {
-  private readonly loop: PeriodicTask;
-
+export class OutboxRelay extends PeriodicJob {
   constructor(private readonly options: OutboxRelayOptions) {
-    this.loop = new PeriodicTask({
-      run: () => this.relayOnce(),
-      intervalMs: options.intervalMs ?? 1000,
-      onError: (err) => options.onError?.(err),
-    });
+    super({ intervalMs: options.intervalMs ?? 1000, onError: (err) => options.onError?.(err) });
   }
 
-  start(): void {
+  override start(): void {
     if (this.options.topics.length === 0) return;
-    this.loop.start();
+    super.start();
   }
 
-  /** Stops the loop and waits for a round in progress. */
-  async stop(): Promise<void> {
-    await this.loop.stop();
+  protected round(): Promise<RelayRound> {
+    return this.relayOnce();
   }
 
   /** One round: claims the due rows of each topic and enqueues those Redis does not hold. */

@@ -61,3 +61,32 @@ export class PeriodicTask {
     this.timer.unref();
   }
 }
+
+/**
+ * A job whose round() a PeriodicTask runs (the outbox relay, the retention job):
+ * start() and stop() drive the loop; `stopped` lets a long round end early.
+ */
+export abstract class PeriodicJob {
+  private readonly loop: PeriodicTask;
+
+  protected constructor(options: Omit<PeriodicTaskOptions, 'run'>) {
+    this.loop = new PeriodicTask({ ...options, run: () => this.round() });
+  }
+
+  /** One round of the job. */
+  protected abstract round(): Promise<unknown>;
+
+  /** True once stop() was called (until a new start). */
+  protected get stopped(): boolean {
+    return this.loop.stopped;
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  /** Stops the loop and waits for a round in progress. */
+  async stop(): Promise<void> {
+    await this.loop.stop();
+  }
+}

@@ -1,37 +1,32 @@
-import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
+import type { Pool, PrismaClient } from '@leadhook/db';
 import {
   aDelivery,
   aLead,
   aLeadOwner,
   aSubscription,
-  createTestDatabase,
+  createTestStores,
   type LeadOwner,
-  type TestDatabase,
+  type TestStores,
 } from '@leadhook/testkit';
 import { RETENTION_LOCK_KEY, RetentionJob, type RetentionKind } from './retention.js';
 import { createAttempt, createIdempotencyKey, createOutboxRow } from './testing/index.js';
 
 const DAY_MS = 86_400_000;
 
-let db: TestDatabase;
+let stores: TestStores;
 let pool: Pool;
 let prisma: PrismaClient;
 let owner: LeadOwner;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  pool = createPool({ databaseUrl: db.url, max: 4 });
-  prisma = createPrisma({ databaseUrl: db.url, poolMax: 2 });
+  stores = await createTestStores({ poolMax: 4, prismaPoolMax: 2 });
+  ({ pool, prisma } = stores);
   owner = await aLeadOwner(prisma);
 });
 afterEach(async () => {
   await pool.query('TRUNCATE idempotency_keys, outbox, attempts');
 });
-afterAll(async () => {
-  await prisma.$disconnect();
-  await pool.end();
-  await db.drop();
-});
+afterAll(() => stores.close());
 
 function job(overrides: Partial<ConstructorParameters<typeof RetentionJob>[0]> = {}) {
   return new RetentionJob({

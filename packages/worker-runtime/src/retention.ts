@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from '@leadhook/db';
-import { PeriodicTask } from '@leadhook/queue';
+import { PeriodicJob } from '@leadhook/queue';
 
 /**
  * The retention job (issue 6): removes what leadhook no longer needs, on a timer
@@ -15,7 +15,7 @@ import { PeriodicTask } from '@leadhook/queue';
  * Every worker runs it; a session-level advisory lock taken with
  * pg_try_advisory_lock lets one copy work at a time and the others skip the
  * round. A process that dies mid-round loses its session, and with it the lock.
- * Its timer is a PeriodicTask (packages/queue), as the outbox relay's.
+ * Its timer is a PeriodicJob's (packages/queue), as the outbox relay's.
  */
 
 export type RetentionKind = 'idempotency_keys' | 'outbox' | 'attempt_bodies';
@@ -85,24 +85,14 @@ const STATEMENTS: Record<RetentionKind, string> = {
               LIMIT $1)`,
 };
 
-export class RetentionJob {
-  private readonly loop: PeriodicTask;
-
+/** Its stop() ends a round in progress after the current batch. */
+export class RetentionJob extends PeriodicJob {
   constructor(private readonly options: RetentionOptions) {
-    this.loop = new PeriodicTask({
-      run: () => this.runOnce(),
-      intervalMs: options.intervalMs ?? 60_000,
-      onError: (err) => options.onError?.(err),
-    });
+    super({ intervalMs: options.intervalMs ?? 60_000, onError: (err) => options.onError?.(err) });
   }
 
-  start(): void {
-    this.loop.start();
-  }
-
-  /** Stops the timer; a round in progress ends after its current batch. */
-  async stop(): Promise<void> {
-    await this.loop.stop();
+  protected round(): Promise<unknown> {
+    return this.runOnce();
   }
 
   /**
@@ -149,7 +139,7 @@ export class RetentionJob {
       attempt_bodies: 0,
     };
     for (const kind of RETENTION_KINDS) {
-      for (let batch = 0; batch < maxBatches && !this.loop.stopped; batch++) {
+      for (let batch = 0; batch < maxBatches && !this.stopped; batch++) {
         const { rowCount } = await client.query(STATEMENTS[kind], [batchSize, ages[kind]]);
         const count = rowCount ?? 0;
         if (count > 0) {

@@ -24,6 +24,7 @@ import {
   drainTimeoutMs,
   type WorkerComponent,
   type WorkerRuntime,
+  type WorkerRuntimeOptions,
 } from './worker-runtime.js';
 
 const silent = createLogger({ service: 'test-worker', level: 'silent' });
@@ -44,24 +45,38 @@ afterAll(async () => {
   await db.drop();
 });
 
+/**
+ * A test worker's runtime, not started: the settings `env` adds to the test
+ * database and Redis, queues under a fresh `prefix`, a free port, a silent logger
+ * and no relayed topics unless `options` says otherwise.
+ */
+function testRuntime(
+  env: Record<string, string> = {},
+  options: Partial<WorkerRuntimeOptions> = {},
+) {
+  const prefix = `t${randomBytes(5).toString('hex')}`;
+  const runtime = createWorkerRuntime({
+    service: 'test-worker',
+    config: loadConfig({
+      DATABASE_URL: db.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      ...env,
+    }),
+    port: 0,
+    relayTopics: [],
+    logger: silent,
+    ...options,
+  });
+  return { runtime, prefix };
+}
+
 async function start(
   env: Record<string, string> = {},
   retentionIntervalMs?: number,
   components: WorkerComponent[] = [],
 ) {
-  const prefix = `t${randomBytes(5).toString('hex')}`;
-  const config = loadConfig({
-    DATABASE_URL: db.url,
-    REDIS_URL: TEST_REDIS_URL,
-    QUEUE_PREFIX: prefix,
-    ...env,
-  });
-  const runtime = createWorkerRuntime({
-    service: 'test-worker',
-    config,
-    port: 0,
-    relayTopics: [],
-    logger: silent,
+  const { runtime, prefix } = testRuntime(env, {
     components,
     ...(retentionIntervalMs === undefined ? {} : { retentionIntervalMs }),
   });
@@ -194,19 +209,7 @@ describe('a stop while the runtime is starting', () => {
         events.push('next stopped');
       },
     };
-    const config = loadConfig({
-      DATABASE_URL: db.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: 'unused',
-    });
-    const runtime = createWorkerRuntime({
-      service: 'test-worker',
-      config,
-      port: 0,
-      relayTopics: [],
-      logger: silent,
-      components: [slow, next],
-    });
+    const { runtime } = testRuntime({}, { components: [slow, next] });
     const starting = runtime.start();
     await waitFor(() => events.includes('slow started'));
     const stopping = runtime.stop();
@@ -289,21 +292,11 @@ describe('worker runtime', () => {
        SELECT 'enrollment', jsonb_build_object('lead_id', id), now() - interval '1 second'
          FROM unnest(ARRAY['lead_a', 'lead_b', 'lead_c']) AS id`,
     );
-    const prefix = `t${randomBytes(5).toString('hex')}`;
-    const runtime = createWorkerRuntime({
-      service: 'test-worker',
-      config: loadConfig({
-        DATABASE_URL: db.url,
-        REDIS_URL: TEST_REDIS_URL,
-        QUEUE_PREFIX: prefix,
-        OUTBOX_RELAY_BATCH_SIZE: '2',
-      }),
-      port: 0,
-      relayTopics: ['enrollment'],
+    const { runtime } = testRuntime(
+      { OUTBOX_RELAY_BATCH_SIZE: '2' },
       // One round in this test: the next is a minute away.
-      relayIntervalMs: 60_000,
-      logger: silent,
-    });
+      { relayTopics: ['enrollment'], relayIntervalMs: 60_000 },
+    );
     running.push(runtime);
     const { port } = await runtime.start();
     const http = request(`http://127.0.0.1:${port}`);

@@ -21,7 +21,7 @@ import {
   type RelayingProcess,
 } from '@leadhook/queue';
 import type { Redis } from 'ioredis';
-import { Counter, Gauge } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { RETENTION_KINDS, RetentionJob } from './retention.js';
 import { registerOutboxLagGauge, registerQueueDepthGauge } from './scrape-metrics.js';
 
@@ -52,6 +52,8 @@ export interface WorkerContext {
  */
 export interface WorkerComponent {
   readonly name: string;
+  /** Registers the metrics it reads at scrape time, once, as the runtime is created. */
+  registerMetrics?(registry: Registry, pool: Pool): void;
   start(context: WorkerContext): Promise<void> | void;
   /**
    * `drain` aborts at the drain deadline (drainTimeoutMs after the stop began,
@@ -123,17 +125,18 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
   const context: WorkerContext = { config, logger, metrics, pool, queues, redis };
   const components = options.components ?? [];
 
+  const counter = (name: string, help: string) =>
+    new Counter({ name, help, registers: [metrics.registry] });
+
   registerOutboxLagGauge(metrics.registry, pool);
-  const relayed = new Counter({
-    name: 'leadhook_outbox_relayed_total',
-    help: 'Outbox rows the relay enqueued again (Redis did not hold their job pending)',
-    registers: [metrics.registry],
-  });
-  const relayErrors = new Counter({
-    name: 'leadhook_outbox_relay_errors_total',
-    help: 'Relay rounds or enqueues that failed (PostgreSQL or Redis unreachable)',
-    registers: [metrics.registry],
-  });
+  const relayed = counter(
+    'leadhook_outbox_relayed_total',
+    'Outbox rows the relay enqueued again (Redis did not hold their job pending)',
+  );
+  const relayErrors = counter(
+    'leadhook_outbox_relay_errors_total',
+    'Relay rounds or enqueues that failed (PostgreSQL or Redis unreachable)',
+  );
 
   registerQueueDepthGauge(metrics.registry, queues);
 
@@ -148,11 +151,10 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
     help: 'When this process last finished a retention round (0: never; one copy works at a time)',
     registers: [metrics.registry],
   });
-  const retentionErrors = new Counter({
-    name: 'leadhook_retention_errors_total',
-    help: 'Retention rounds that failed (PostgreSQL unreachable or a statement error)',
-    registers: [metrics.registry],
-  });
+  const retentionErrors = counter(
+    'leadhook_retention_errors_total',
+    'Retention rounds that failed (PostgreSQL unreachable or a statement error)',
+  );
   const retention = new RetentionJob({
     pool,
     outboxRetentionMs: config.outboxRetentionMs,
@@ -277,6 +279,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
     return stopping;
   }
 
+  for (const component of components) component.registerMetrics?.(metrics.registry, pool);
   return { ...context, start, stop };
 }
 
@@ -289,21 +292,26 @@ export interface ServiceWorkerDeps {
   relayIntervalMs?: number;
 }
 
+/** The setting that holds each worker service's port. */
+const SERVICE_PORTS = {
+  'playbook-worker': 'playbookWorkerPort',
+  'webhook-worker': 'webhookWorkerPort',
+} as const satisfies Record<RelayingProcess, keyof Config>;
+
 /**
  * The runtime of a worker service: it relays the outbox topics whose queue the
- * service consumes, listens on `port` (unless deps.port overrides it) and runs
- * `component`.
+ * service consumes, listens on its configured port (unless deps.port overrides
+ * it) and runs `component`.
  */
 export function createServiceRuntime(
   service: RelayingProcess,
   deps: ServiceWorkerDeps,
-  port: number,
   component: WorkerComponent,
 ): WorkerRuntime {
   return createWorkerRuntime({
     service,
     config: deps.config,
-    port: deps.port ?? port,
+    port: deps.port ?? deps.config[SERVICE_PORTS[service]],
     relayTopics: outboxTopicsRelayedBy(service),
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.relayIntervalMs === undefined ? {} : { relayIntervalMs: deps.relayIntervalMs }),

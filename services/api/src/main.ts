@@ -1,13 +1,6 @@
 import { loadConfigOrExit } from '@leadhook/config';
 import { createPrisma } from '@leadhook/db';
-import {
-  closeServers,
-  createHttpServer,
-  createLogger,
-  createMetrics,
-  listenServers,
-  runProcess,
-} from '@leadhook/observability';
+import { createHttpServer, createLogger, createMetrics, runServers } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
 import { createApp, createInternalApp } from './app.js';
 
@@ -47,12 +40,10 @@ const servers = {
   internal: createHttpServer(createInternalApp(deps), config.http, logger),
   internalPort: config.apiInternalPort,
 };
-runProcess({
+runServers('api', servers, {
   logger,
   timeoutMs: config.shutdownTimeoutMs,
-  start: () => listenServers(servers, logger, 'api'),
-  async stop() {
-    await closeServers(servers);
+  async release() {
     await Promise.allSettled([prisma.$disconnect(), queues.close()]);
   },
 });

@@ -8,15 +8,13 @@
 import { loadConfigOrExit } from '@leadhook/config';
 import { createPool } from '@leadhook/db';
 import {
-  closeServers,
   createHttpServer,
   createLogger,
   createMetrics,
-  listenServers,
   operatorApp,
   publicHealthRoutes,
   type ReadinessOptions,
-  runProcess,
+  runServers,
 } from '@leadhook/observability';
 import { createRedis, QueueSet } from '@leadhook/queue';
 import { createApp } from './app.js';
@@ -63,14 +61,12 @@ const servers = {
   internal: createHttpServer(operatorApp({ logger, metrics, ...readiness }), config.http, logger),
   internalPort: config.intakeInternalPort,
 };
-runProcess({
+// The servers stop accepting and let in-flight requests finish first; a lead they
+// committed is enrolled through its outbox row even if its fast-path enqueue is cut short.
+runServers('intake', servers, {
   logger,
   timeoutMs: config.shutdownTimeoutMs,
-  start: () => listenServers(servers, logger, 'intake'),
-  async stop() {
-    // Stop accepting and let in-flight requests finish; a lead they committed is
-    // enrolled through its outbox row even if its fast-path enqueue is cut short.
-    await closeServers(servers);
+  async release() {
     await queues.close();
     redis.disconnect();
     await pool.end();

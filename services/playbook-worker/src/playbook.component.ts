@@ -13,6 +13,7 @@ import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
 import { type AdmissionOptions, StepBacklogGate } from './admission.js';
 import { enrollLead } from './enrollment.job.js';
+import { registerOldestDueStepGauge } from './oldest-due-step.metrics.js';
 import type { PlaybookDeps } from './playbook.deps.js';
 import { ENROLLMENT_RESULTS, STEP_SERIES } from './playbook.metrics.js';
 import { reconcileOnce } from './reconciler.js';
@@ -66,6 +67,7 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
 
   return {
     name: 'playbook',
+    registerMetrics: registerOldestDueStepGauge,
     async start(ctx: WorkerContext) {
       const { config, logger, metrics, queues } = ctx;
       // Prisma serves the reconciler and the recorder (tests); the hot path has

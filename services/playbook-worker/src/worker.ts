@@ -3,7 +3,6 @@ import {
   type ServiceWorkerDeps,
   type WorkerRuntime,
 } from '@leadhook/worker-runtime';
-import { registerOldestDueStepGauge } from './oldest-due-step.metrics.js';
 import { type PlaybookComponentOptions, playbookComponent } from './playbook.component.js';
 
 export interface WorkerDeps extends ServiceWorkerDeps {
@@ -18,12 +17,5 @@ export interface WorkerDeps extends ServiceWorkerDeps {
  * playbook component).
  */
 export function createWorker(deps: WorkerDeps): WorkerRuntime {
-  const runtime = createServiceRuntime(
-    'playbook-worker',
-    deps,
-    deps.config.playbookWorkerPort,
-    playbookComponent(deps.playbook),
-  );
-  registerOldestDueStepGauge(runtime.metrics.registry, runtime.pool);
-  return runtime;
+  return createServiceRuntime('playbook-worker', deps, playbookComponent(deps.playbook));
 }

@@ -18,6 +18,7 @@ import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
 import { type DeliveryJobData, deliveryProcessor } from './delivery/delivery.job.js';
 import { recordAttempts } from './delivery/delivery.queries.js';
+import { registerDisabledSubscriptionsGauge } from './disabled-subscriptions.metrics.js';
 import { CLAIM_PER_FAN_OUT, fanOut } from './fanout.job.js';
 import { fanOutMany } from './fanout.queries.js';
 import { reconcileOnce } from './reconciler.js';
@@ -122,6 +123,7 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
 
   return {
     name: 'webhooks',
+    registerMetrics: registerDisabledSubscriptionsGauge,
     start(ctx: WorkerContext) {
       const { config, logger, metrics, queues } = ctx;
       stopped = false;

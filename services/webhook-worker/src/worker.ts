@@ -3,7 +3,6 @@ import {
   type ServiceWorkerDeps,
   type WorkerRuntime,
 } from '@leadhook/worker-runtime';
-import { registerDisabledSubscriptionsGauge } from './disabled-subscriptions.metrics.js';
 import { type WebhookComponentOptions, webhookComponent } from './webhook.component.js';
 
 export interface WorkerDeps extends ServiceWorkerDeps {
@@ -17,12 +16,5 @@ export interface WorkerDeps extends ServiceWorkerDeps {
  * delivery with retries, and the delivery reconciler (the webhooks component).
  */
 export function createWorker(deps: WorkerDeps): WorkerRuntime {
-  const runtime = createServiceRuntime(
-    'webhook-worker',
-    deps,
-    deps.config.webhookWorkerPort,
-    webhookComponent(deps.webhooks),
-  );
-  registerDisabledSubscriptionsGauge(runtime.metrics.registry, runtime.pool);
-  return runtime;
+  return createServiceRuntime('webhook-worker', deps, webhookComponent(deps.webhooks));
 }

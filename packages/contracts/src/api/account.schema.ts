@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { closedObjectSchema, idSchema, nameSchema, timestampSchema } from './common.schema.js';
+import { closedObjectSchema, namedResourceSchema, nameSchema } from './common.schema.js';
 
 const duplicateWindowDays = {
   type: ['integer', 'null'],
@@ -11,22 +11,15 @@ const duplicateWindowDays = {
 } as const;
 
 /** The authenticated account (`GET /account`). */
-export const accountSchema = {
-  title: 'Account',
-  ...closedObjectSchema({
-    id: idSchema,
-    name: { type: 'string' },
-    duplicate_window_days: duplicateWindowDays,
-    api_key_prefix: {
-      type: ['string', 'null'],
-      readOnly: true,
-      description: 'The first characters of the active API key, safe to show.',
-      examples: ['lh_AbCdEf'],
-    },
-    created_at: timestampSchema,
-    updated_at: timestampSchema,
-  }),
-} as const;
+export const accountSchema = namedResourceSchema('Account', {
+  duplicate_window_days: duplicateWindowDays,
+  api_key_prefix: {
+    type: ['string', 'null'],
+    readOnly: true,
+    description: 'The first characters of the active API key, safe to show.',
+    examples: ['lh_AbCdEf'],
+  },
+});
 
 /** `PATCH /account`. */
 export const accountUpdateSchema = {

@@ -2,8 +2,8 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { ACTIVITY_GROUPS, ACTIVITY_TYPES } from '../activity-catalog.js';
 import {
   closedObjectSchema,
-  idSchema,
   listEnvelopeSchema,
+  prefixedIdSchema,
   timestampSchema,
 } from './common.schema.js';
 
@@ -49,8 +49,8 @@ export const activityCatalogSchema = listEnvelopeSchema(
 export const activitySchema = {
   title: 'Activity',
   ...closedObjectSchema({
-    id: { ...idSchema, examples: ['act_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
-    lead_id: { ...idSchema, examples: ['lead_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
+    id: prefixedIdSchema('act'),
+    lead_id: prefixedIdSchema('lead'),
     activity_type: activityTypeSchema,
     activity_label: {
       type: 'string',

@@ -61,6 +61,11 @@ export const idSchema = {
   examples: ['pb_01jdq3v3m5a8f0k2x9b7c6d4e1'],
 } as const;
 
+/** An id whose example carries `prefix`, the prefix of the resource's ids (`lead` → `lead_01jd…`). */
+export function prefixedIdSchema<const Prefix extends string>(prefix: Prefix) {
+  return { ...idSchema, examples: [`${prefix}_01jdq3v3m5a8f0k2x9b7c6d4e1`] } as const;
+}
+
 /** An ISO 8601 instant set by the server. */
 export const timestampSchema = {
   type: 'string',
@@ -71,6 +76,26 @@ export const timestampSchema = {
 
 /** The name an account, source or playbook is given: 1 to 200 characters, not only blanks. */
 export const nameSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
+
+/**
+ * A named resource as the API returns it (account, marketing source, playbook):
+ * `id` and `name` first, its own fields, then when it was created and last updated.
+ */
+export function namedResourceSchema<
+  const Title extends string,
+  const Properties extends Record<string, unknown>,
+>(title: Title, properties: Properties) {
+  return {
+    title,
+    ...closedObjectSchema({
+      id: idSchema,
+      name: { type: 'string' },
+      ...properties,
+      created_at: timestampSchema,
+      updated_at: timestampSchema,
+    }),
+  } as const;
+}
 
 /** Query of every list: keyset pagination, newest first. */
 export const listQuerySchema = {

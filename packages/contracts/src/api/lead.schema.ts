@@ -5,6 +5,7 @@ import {
   idSchema,
   listEnvelopeSchema,
   listQuerySchema,
+  prefixedIdSchema,
   timestampSchema,
 } from './common.schema.js';
 
@@ -30,7 +31,7 @@ export const PLAY_STATUSES = ['active', 'completed', 'stopped'] as const;
 export const playSchema = {
   title: 'Play',
   ...closedObjectSchema({
-    id: { ...idSchema, examples: ['play_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
+    id: prefixedIdSchema('play'),
     status: { type: 'string', enum: PLAY_STATUSES },
     current_step: {
       type: 'integer',
@@ -72,7 +73,7 @@ export const duplicateAttributionSchema = {
 } as const;
 
 const leadProperties = {
-  id: { ...idSchema, examples: ['lead_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
+  id: prefixedIdSchema('lead'),
   marketing_source: referenceSchema('The source that sent the lead.'),
   playbook: referenceSchema('The playbook the lead was enrolled in.'),
   fields: {

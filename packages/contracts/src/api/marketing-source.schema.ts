@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { closedObjectSchema, idSchema, nameSchema, timestampSchema } from './common.schema.js';
+import { namedResourceSchema, nameSchema } from './common.schema.js';
 
 export const SOURCE_TYPES = ['vendor', 'affiliate', 'web_form', 'campaign'] as const;
 export const SOURCE_STATUSES = ['active', 'paused'] as const;
@@ -65,28 +65,21 @@ export const marketingSourceUpdateSchema = {
   additionalProperties: false,
 } as const;
 
-export const marketingSourceSchema = {
-  title: 'MarketingSource',
-  ...closedObjectSchema({
-    id: idSchema,
-    name: { type: 'string' },
-    source_type: sourceTypeSchema,
-    playbook_id: { type: 'string' },
-    status: statusSchema,
-    rate_limit: rateLimitSchema,
-    redirect_url: redirectUrlSchema,
-    post_url: {
-      type: 'string',
-      format: 'uri',
-      readOnly: true,
-      description:
-        'Where the seller POSTs leads. It embeds the secret intake key: share it only with this seller; rotate_url replaces it.',
-      examples: ['https://leads.example.com/marketing_sources/acc_01jd…/Xy3…'],
-    },
-    created_at: timestampSchema,
-    updated_at: timestampSchema,
-  }),
-} as const;
+export const marketingSourceSchema = namedResourceSchema('MarketingSource', {
+  source_type: sourceTypeSchema,
+  playbook_id: { type: 'string' },
+  status: statusSchema,
+  rate_limit: rateLimitSchema,
+  redirect_url: redirectUrlSchema,
+  post_url: {
+    type: 'string',
+    format: 'uri',
+    readOnly: true,
+    description:
+      'Where the seller POSTs leads. It embeds the secret intake key: share it only with this seller; rotate_url replaces it.',
+    examples: ['https://leads.example.com/marketing_sources/acc_01jd…/Xy3…'],
+  },
+});
 
 export type MarketingSourceCreate = FromSchema<typeof marketingSourceCreateSchema>;
 export type MarketingSourceUpdate = FromSchema<typeof marketingSourceUpdateSchema>;

@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { LEAD_FIELD_NAMES } from '../lead.schema.js';
-import { closedObjectSchema, idSchema, nameSchema, timestampSchema } from './common.schema.js';
+import { namedResourceSchema, nameSchema } from './common.schema.js';
 
 /**
  * What a template's `{{placeholder}}` may name: the 16 submission fields and
@@ -71,16 +71,9 @@ export const playbookUpdateSchema = {
   additionalProperties: false,
 } as const;
 
-export const playbookSchema = {
-  title: 'Playbook',
-  ...closedObjectSchema({
-    id: idSchema,
-    name: { type: 'string' },
-    steps: stepsSchema,
-    created_at: timestampSchema,
-    updated_at: timestampSchema,
-  }),
-} as const;
+export const playbookSchema = namedResourceSchema('Playbook', {
+  steps: stepsSchema,
+});
 
 export type PlaybookStep = FromSchema<typeof playbookStepSchema>;
 export type PlaybookCreate = FromSchema<typeof playbookCreateSchema>;

@@ -5,6 +5,7 @@ import {
   idSchema,
   listEnvelopeSchema,
   listQuerySchema,
+  prefixedIdSchema,
   timestampSchema,
 } from './common.schema.js';
 
@@ -77,7 +78,7 @@ export const subscriptionUpdateSchema = {
 } as const;
 
 const subscriptionProperties = {
-  id: { ...idSchema, examples: ['sub_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
+  id: prefixedIdSchema('sub'),
   playbook_id: {
     type: ['string', 'null'],
     description: 'The playbook whose activities are sent; null for every playbook of the account.',
@@ -146,7 +147,7 @@ const DELIVERY_STATUS_MEANING =
 export const deliveryAttemptSchema = {
   title: 'DeliveryAttempt',
   ...closedObjectSchema({
-    id: { ...idSchema, examples: ['att_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
+    id: prefixedIdSchema('att'),
     attempted_at: timestampSchema,
     status_code: {
       type: ['integer', 'null'],
@@ -170,7 +171,7 @@ export const deliveryAttemptSchema = {
 export const deliverySchema = {
   title: 'Delivery',
   ...closedObjectSchema({
-    id: { ...idSchema, examples: ['dlv_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
+    id: prefixedIdSchema('dlv'),
     subscription_id: idSchema,
     activity_id: {
       ...idSchema,
