@@ -62,7 +62,10 @@ beforeAll(async () => {
   const { api_key: apiKey } = await createAccount(started.db.url, 'Metrics');
   postUrl = await createPlaybookSource(
     apiClient(started.service.ports.API_PORT, apiKey),
-    { name: 'One touch', steps: [{ type: 'sms', delay_seconds: 0, template: 'Hi {{first_name}}' }] },
+    {
+      name: 'One touch',
+      steps: [{ type: 'sms', delay_seconds: 0, template: 'Hi {{first_name}}' }],
+    },
     'Vendor M',
   );
 }, 60_000);

@@ -72,7 +72,10 @@ describe('pnpm start (the built supervisor)', () => {
       expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
     }
     // Not a terminal: every line on stdout is one JSON object.
-    const lines = supervisor.output().split('\n').filter((line) => line.trim() !== '');
+    const lines = supervisor
+      .output()
+      .split('\n')
+      .filter((line) => line.trim() !== '');
     expect(lines.length).toBeGreaterThan(4);
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
 
@@ -179,7 +182,9 @@ describe('pnpm start (the command, through pnpm)', () => {
           ),
         );
       }
-      expect(pnpm.output()).toMatch(/"service":"supervisor"[^\n]*"failed":\[\][^\n]*"msg":"stopped"/);
+      expect(pnpm.output()).toMatch(
+        /"service":"supervisor"[^\n]*"failed":\[\][^\n]*"msg":"stopped"/,
+      );
     },
     120_000,
   );
@@ -219,9 +224,9 @@ describe('pnpm start killed (SIGKILL, the OOM killer)', () => {
     const { ports, env } = await startEnv('test-start-killed');
     const supervisor = spawnCollecting(process.execPath, [SUPERVISOR], env);
     for (const port of operatorPorts(ports)) await waitForAllChecks(port, 60_000);
-    const pids = [...supervisor.output().matchAll(/"service":"supervisor","child":"[a-z-]+","pid":(\d+)/g)].map(
-      (m) => Number(m[1]),
-    );
+    const pids = [
+      ...supervisor.output().matchAll(/"service":"supervisor","child":"[a-z-]+","pid":(\d+)/g),
+    ].map((m) => Number(m[1]));
     expect(pids).toHaveLength(4);
 
     supervisor.child.kill('SIGKILL');

@@ -51,6 +51,7 @@ export {
   TEST_REDIS_URL,
   type TestDatabase,
   type TestStores,
+  workerEnv,
 } from './settings.js';
 export { type Answer, type ReceivedRequest, Subscriber } from './subscriber.js';
 export { useHarness, useTestDatabase } from './use-harness.js';

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
 import { createPool, createPrisma, type Pool } from '@leadhook/db';
 import { createLogger } from '@leadhook/observability';
@@ -16,6 +15,7 @@ import {
   TEST_REDIS_URL,
   type TestDatabase,
   waitFor,
+  workerEnv,
 } from '@leadhook/testkit';
 import request from 'supertest';
 import { createIdempotencyKey, createOutboxRow } from './testing/index.js';
@@ -49,16 +49,11 @@ async function start(
   retentionIntervalMs?: number,
   components: WorkerComponent[] = [],
 ) {
-  const prefix = `t${randomBytes(5).toString('hex')}`;
-  const config = loadConfig({
-    DATABASE_URL: db.url,
-    REDIS_URL: TEST_REDIS_URL,
-    QUEUE_PREFIX: prefix,
-    ...env,
-  });
+  const settings = workerEnv(db.url, env);
+  const prefix = settings.QUEUE_PREFIX;
   const runtime = createWorkerRuntime({
     service: 'test-worker',
-    config,
+    config: loadConfig(settings),
     port: 0,
     relayTopics: [],
     logger: silent,
@@ -194,14 +189,9 @@ describe('a stop while the runtime is starting', () => {
         events.push('next stopped');
       },
     };
-    const config = loadConfig({
-      DATABASE_URL: db.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: 'unused',
-    });
     const runtime = createWorkerRuntime({
       service: 'test-worker',
-      config,
+      config: loadConfig(workerEnv(db.url)),
       port: 0,
       relayTopics: [],
       logger: silent,
@@ -289,15 +279,9 @@ describe('worker runtime', () => {
        SELECT 'enrollment', jsonb_build_object('lead_id', id), now() - interval '1 second'
          FROM unnest(ARRAY['lead_a', 'lead_b', 'lead_c']) AS id`,
     );
-    const prefix = `t${randomBytes(5).toString('hex')}`;
     const runtime = createWorkerRuntime({
       service: 'test-worker',
-      config: loadConfig({
-        DATABASE_URL: db.url,
-        REDIS_URL: TEST_REDIS_URL,
-        QUEUE_PREFIX: prefix,
-        OUTBOX_RELAY_BATCH_SIZE: '2',
-      }),
+      config: loadConfig(workerEnv(db.url, { OUTBOX_RELAY_BATCH_SIZE: '2' })),
       port: 0,
       relayTopics: ['enrollment'],
       // One round in this test: the next is a minute away.

@@ -10,6 +10,7 @@ import {
   TEST_REDIS_URL,
   useTestDatabase,
   waitFor,
+  workerEnv,
 } from '@leadhook/testkit';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
 import { Queue } from 'bullmq';
@@ -27,18 +28,25 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((w) => w.stop()));
 });
 
+/** A worker on the test database and Redis (`env` on top); `handle()` waits for its playbook component. */
 async function startWorker(env: Record<string, string> = {}) {
-  const prefix = `t${randomBytes(5).toString('hex')}`;
-  const config = loadConfig({
-    DATABASE_URL: db.url,
-    REDIS_URL: TEST_REDIS_URL,
-    QUEUE_PREFIX: prefix,
-    ...env,
+  const settings = workerEnv(db.url, env);
+  let handle: PlaybookHandle | undefined;
+  const worker = createWorker({
+    config: loadConfig(settings),
+    port: 0,
+    logger: silent,
+    relayIntervalMs: 50,
+    playbook: { onStarted: (h) => (handle = h) },
   });
-  const worker = createWorker({ config, port: 0, logger: silent, relayIntervalMs: 50 });
   running.push(worker);
   const { port } = await worker.start();
-  return { worker, prefix, http: request(`http://127.0.0.1:${port}`) };
+  return {
+    worker,
+    prefix: settings.QUEUE_PREFIX,
+    http: request(`http://127.0.0.1:${port}`),
+    handle: () => waitFor(async () => handle),
+  };
 }
 
 describe('playbook-worker', () => {
@@ -168,22 +176,8 @@ describe('playbook-worker', () => {
   });
 
   it('sizes its pool from PLAYBOOK_WORKER_DATABASE_POOL_SIZE', async () => {
-    const config = loadConfig({
-      DATABASE_URL: db.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
-      PLAYBOOK_WORKER_DATABASE_POOL_SIZE: '3',
-    });
-    let handle: PlaybookHandle | undefined;
-    const worker = createWorker({
-      config,
-      port: 0,
-      logger: silent,
-      playbook: { onStarted: (h) => (handle = h) },
-    });
-    running.push(worker);
-    await worker.start();
-    const started = await waitFor(async () => handle);
+    const { handle } = await startWorker({ PLAYBOOK_WORKER_DATABASE_POOL_SIZE: '3' });
+    const started = await handle();
     expect(started.deps.pool.options.max).toBe(3);
   });
 

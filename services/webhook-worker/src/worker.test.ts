@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
 import { createLogger } from '@leadhook/observability';
 import { jobsOf } from '@leadhook/queue';
-import { closedPort, freePort, TEST_REDIS_URL, useTestDatabase, waitFor } from '@leadhook/testkit';
+import {
+  closedPort,
+  freePort,
+  TEST_REDIS_URL,
+  useTestDatabase,
+  waitFor,
+  workerEnv,
+} from '@leadhook/testkit';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
 import { Queue } from 'bullmq';
 import pg from 'pg';
@@ -21,16 +28,24 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((w) => w.stop()));
 });
 
-async function startWorker(redisUrl: string) {
-  const config = loadConfig({
-    DATABASE_URL: db.url,
-    REDIS_URL: redisUrl,
-    QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
+/** A worker on the test database and Redis (`env` on top); `handle()` waits for its webhooks component. */
+async function startWorker(env: Record<string, string> = {}) {
+  const settings = workerEnv(db.url, env);
+  let handle: WebhookHandle | undefined;
+  const worker = createWorker({
+    config: loadConfig(settings),
+    port: 0,
+    logger: silent,
+    relayIntervalMs: 50,
+    webhooks: { onStarted: (h) => (handle = h) },
   });
-  const worker = createWorker({ config, port: 0, logger: silent });
   running.push(worker);
   const { port } = await worker.start();
-  return request(`http://127.0.0.1:${port}`);
+  return {
+    prefix: settings.QUEUE_PREFIX,
+    http: request(`http://127.0.0.1:${port}`),
+    handle: () => waitFor(async () => handle),
+  };
 }
 
 describe('webhook-worker', () => {
@@ -44,7 +59,7 @@ describe('webhook-worker', () => {
   });
 
   it('answers /healthz, /readyz and /metrics under its own service name', async () => {
-    const http = await startWorker(TEST_REDIS_URL);
+    const { http } = await startWorker();
     expect((await http.get('/healthz')).body).toEqual({ status: 'ok' });
     const ready = await waitFor(async () => {
       const res = await http.get('/readyz');
@@ -59,15 +74,7 @@ describe('webhook-worker', () => {
   });
 
   it('relays its activity rows and leaves enrollment rows to the playbook worker', async () => {
-    const prefix = `t${randomBytes(5).toString('hex')}`;
-    const config = loadConfig({
-      DATABASE_URL: db.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: prefix,
-    });
-    const worker = createWorker({ config, port: 0, logger: silent, relayIntervalMs: 50 });
-    running.push(worker);
-    await worker.start();
+    const { prefix } = await startWorker();
     const leadId = `lead_${randomBytes(6).toString('hex')}`;
     const activityId = `act_${randomBytes(6).toString('hex')}`;
     const client = new pg.Client({ connectionString: db.url });
@@ -105,30 +112,18 @@ describe('webhook-worker', () => {
   });
 
   it('sizes its pool and send slots from the settings', async () => {
-    const config = loadConfig({
-      DATABASE_URL: db.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
+    const { handle } = await startWorker({
       WEBHOOK_WORKER_DATABASE_POOL_SIZE: '3',
       WEBHOOK_FANOUT_CONCURRENCY: '5',
     });
-    let handle: WebhookHandle | undefined;
-    const worker = createWorker({
-      config,
-      port: 0,
-      logger: silent,
-      webhooks: { onStarted: (h) => (handle = h) },
-    });
-    running.push(worker);
-    await worker.start();
-    const started = await waitFor(async () => handle);
+    const started = await handle();
     expect(started.deps.pool.options.max).toBe(3);
     // Each fan-out job may hold 4 claimed deliveries (fanout.job.ts).
     expect(started.deps.slots?.size).toBe(20);
   });
 
   it('answers /readyz 503 when Redis is unreachable, and stays alive', async () => {
-    const http = await startWorker(`redis://127.0.0.1:${await closedPort()}`);
+    const { http } = await startWorker({ REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
     const ready = await http.get('/readyz');
     expect(ready.status).toBe(503);
     expect(ready.body.checks).toEqual({ postgres: 'ok', redis: 'unavailable' });
