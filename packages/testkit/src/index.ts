@@ -34,6 +34,7 @@ export {
   schemaFields,
 } from './hostile-strings.js';
 export { intakeOpenApi } from './intake-openapi.js';
+export { type FailedJob, jobsFailed } from './jobs.js';
 export { type LeadFields, randomPhone, validLead } from './lead-body.js';
 export {
   documentPart,
@@ -56,3 +57,4 @@ export {
 export { type Answer, type ReceivedRequest, Subscriber } from './subscriber.js';
 export { useHarness, useTestDatabase } from './use-harness.js';
 export { closedPort, freePort, type WaitOptions, waitFor } from './wait.js';
+export { type StartedWorker, type TestWorker, useTestWorkers } from './workers.js';

@@ -1,6 +1,6 @@
 import { newId } from '@leadhook/db';
 import { jobsOf, liveJob } from '@leadhook/queue';
-import { TEST_REDIS_URL, useHarness, waitFor } from '@leadhook/testkit';
+import { jobsFailed, TEST_REDIS_URL, useHarness, waitFor } from '@leadhook/testkit';
 import { Queue } from 'bullmq';
 import { enrollLead } from './enrollment.job.js';
 import { runStep } from './step/step.runner.js';
@@ -253,43 +253,17 @@ describe('enrollment', () => {
 describe('a job whose payload is malformed', () => {
   it('fails at its first attempt, for good, and the worker goes on with valid jobs', async () => {
     const { runtime } = await h.startWorker();
-    const connection = { url: TEST_REDIS_URL };
-    const enrollments = new Queue('enrollment', { connection, prefix: h.prefix });
-    const steps = new Queue('playbook-step', { connection, prefix: h.prefix });
-    try {
-      // Three attempts allowed: a retry would show as attemptsMade > 1.
-      const bad = [
-        {
-          queue: enrollments,
-          id: (await enrollments.add('enrollment', { lead_id: 42 }, { attempts: 3 })).id,
-        },
-        {
-          queue: steps,
-          id: (
-            await steps.add(
-              'playbook-step',
-              { enrollment_id: 'enr_x', step: 'one' },
-              { attempts: 3 },
-            )
-          ).id,
-        },
-      ];
-      const failed = await waitFor(async () => {
-        const states = await Promise.all(bad.map(({ queue, id }) => queue.getJobState(id ?? '')));
-        if (!states.every((state) => state === 'failed')) return undefined;
-        return await Promise.all(bad.map(({ queue, id }) => queue.getJob(id ?? '')));
-      });
-      for (const job of failed) {
-        expect(job?.attemptsMade).toBe(1);
-        expect(job?.failedReason).toMatch(/^invalid (enrollment|playbook-step) job payload/);
-      }
-      const source = await h.playbook([{ type: 'sms', delay_seconds: 3600, template: 'Hi' }]);
-      const { leadId } = await h.lead(source);
-      await runtime.queues.enqueue('enrollment', { lead_id: leadId });
-      await waitFor(() => h.prisma.enrollment.findUnique({ where: { leadId } }));
-    } finally {
-      await enrollments.close();
-      await steps.close();
+    const failed = await jobsFailed(h.prefix, [
+      { topic: 'enrollment', data: { lead_id: 42 } },
+      { topic: 'playbook-step', data: { enrollment_id: 'enr_x', step: 'one' } },
+    ]);
+    for (const job of failed) {
+      expect(job.attemptsMade).toBe(1);
+      expect(job.failedReason).toMatch(/^invalid (enrollment|playbook-step) job payload/);
     }
+    const source = await h.playbook([{ type: 'sms', delay_seconds: 3600, template: 'Hi' }]);
+    const { leadId } = await h.lead(source);
+    await runtime.queues.enqueue('enrollment', { lead_id: leadId });
+    await waitFor(() => h.prisma.enrollment.findUnique({ where: { leadId } }));
   });
 });

@@ -9,10 +9,9 @@ import {
   closedPort,
   TEST_REDIS_URL,
   useTestDatabase,
+  useTestWorkers,
   waitFor,
-  workerEnv,
 } from '@leadhook/testkit';
-import type { WorkerRuntime } from '@leadhook/worker-runtime';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import request from 'supertest';
@@ -22,31 +21,20 @@ import { createWorker } from './worker.js';
 const silent = createLogger({ service: 'playbook-worker', level: 'silent' });
 
 const db = useTestDatabase();
-const running: WorkerRuntime[] = [];
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((w) => w.stop()));
-});
-
-/** A worker on the test database and Redis (`env` on top); `handle()` waits for its playbook component. */
-async function startWorker(env: Record<string, string> = {}) {
-  const settings = workerEnv(db.url, env);
-  let handle: PlaybookHandle | undefined;
-  const worker = createWorker({
+const workers = useTestWorkers(db, (settings, onStarted: (handle: PlaybookHandle) => void) =>
+  createWorker({
     config: loadConfig(settings),
     port: 0,
     logger: silent,
     relayIntervalMs: 50,
-    playbook: { onStarted: (h) => (handle = h) },
-  });
-  running.push(worker);
-  const { port } = await worker.start();
-  return {
-    worker,
-    prefix: settings.QUEUE_PREFIX,
-    http: request(`http://127.0.0.1:${port}`),
-    handle: () => waitFor(async () => handle),
-  };
+    playbook: { onStarted },
+  }),
+);
+
+/** A worker on the test database and Redis (`env` on top), and supertest on its port. */
+async function startWorker(env: Record<string, string> = {}) {
+  const started = await workers.start(env);
+  return { ...started, http: request(`http://127.0.0.1:${started.port}`) };
 }
 
 describe('playbook-worker', () => {

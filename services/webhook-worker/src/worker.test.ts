@@ -7,10 +7,9 @@ import {
   freePort,
   TEST_REDIS_URL,
   useTestDatabase,
+  useTestWorkers,
   waitFor,
-  workerEnv,
 } from '@leadhook/testkit';
-import type { WorkerRuntime } from '@leadhook/worker-runtime';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import request from 'supertest';
@@ -22,30 +21,20 @@ import { createWorker } from './worker.js';
 const silent = createLogger({ service: 'webhook-worker', level: 'silent' });
 
 const db = useTestDatabase();
-const running: WorkerRuntime[] = [];
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((w) => w.stop()));
-});
-
-/** A worker on the test database and Redis (`env` on top); `handle()` waits for its webhooks component. */
-async function startWorker(env: Record<string, string> = {}) {
-  const settings = workerEnv(db.url, env);
-  let handle: WebhookHandle | undefined;
-  const worker = createWorker({
+const workers = useTestWorkers(db, (settings, onStarted: (handle: WebhookHandle) => void) =>
+  createWorker({
     config: loadConfig(settings),
     port: 0,
     logger: silent,
     relayIntervalMs: 50,
-    webhooks: { onStarted: (h) => (handle = h) },
-  });
-  running.push(worker);
-  const { port } = await worker.start();
-  return {
-    prefix: settings.QUEUE_PREFIX,
-    http: request(`http://127.0.0.1:${port}`),
-    handle: () => waitFor(async () => handle),
-  };
+    webhooks: { onStarted },
+  }),
+);
+
+/** A worker on the test database and Redis (`env` on top), and supertest on its port. */
+async function startWorker(env: Record<string, string> = {}) {
+  const started = await workers.start(env);
+  return { ...started, http: request(`http://127.0.0.1:${started.port}`) };
 }
 
 describe('webhook-worker', () => {
@@ -53,7 +42,7 @@ describe('webhook-worker', () => {
     const free = await freePort();
     const config = loadConfig({ WEBHOOK_WORKER_PORT: String(free), DATABASE_URL: db.url });
     const worker = createWorker({ config, logger: silent });
-    running.push(worker);
+    workers.stopAfterTest(worker);
     expect(await worker.start()).toEqual({ port: free });
     expect((await request(`http://127.0.0.1:${free}`).get('/healthz')).status).toBe(200);
   });
