@@ -11,6 +11,7 @@ export {
   aLeadOwner,
   anAccount,
   anActivity,
+  anEnrollment,
   aPhone,
   aPlaybook,
   aSource,

@@ -1,9 +1,9 @@
 import { activityCatalogSchema, activityReportSchema } from '@leadhook/contracts';
 import { newId } from '@leadhook/db';
 import { liveJob } from '@leadhook/queue';
-import { useHarness, waitFor } from '@leadhook/testkit';
+import { anEnrollment, useHarness, waitFor } from '@leadhook/testkit';
 import { type AuthedAgent, startHarness } from './testing/harness.js';
-import { createEnrollment, createLead, type LeadOwner } from './testing/leads.factory.js';
+import { createLead, type LeadOwner } from './testing/leads.factory.js';
 import { bodyValidator } from './validation.js';
 
 const isCatalog = bodyValidator(activityCatalogSchema);
@@ -23,7 +23,7 @@ async function leadOf(options: { enrolled?: boolean } = {}) {
   const playId =
     options.enrolled === false
       ? null
-      : await createEnrollment(h.prisma, { leadId, playbookId: o.playbookId });
+      : await anEnrollment(h.prisma, { leadId, playbookId: o.playbookId });
   return { ...o, leadId, playId };
 }
 

@@ -1,6 +1,5 @@
-import { newId } from '@leadhook/db';
 import { jobsOf, liveJob } from '@leadhook/queue';
-import { jobsFailed, TEST_REDIS_URL, useHarness, waitFor } from '@leadhook/testkit';
+import { anEnrollment, jobsFailed, TEST_REDIS_URL, useHarness, waitFor } from '@leadhook/testkit';
 import { Queue } from 'bullmq';
 import { enrollLead } from './enrollment.job.js';
 import { runStep } from './step/step.runner.js';
@@ -11,17 +10,11 @@ const h = useHarness(() => Harness.create(), { afterEach: (h) => h.stopWorkers()
 /** An active play at step 0, due now, with no job in Redis. */
 async function duePlay(source: { playbookId: string; sourceId: string }) {
   const { leadId } = await h.lead(source);
-  const enrollmentId = newId('enrollment');
-  await h.prisma.enrollment.create({
-    data: {
-      id: enrollmentId,
-      leadId,
-      playbookId: source.playbookId,
-      status: 'active',
-      currentStep: 0,
-      nextRunAt: new Date(Date.now() - 10),
-    },
-  });
+  const enrollmentId = await anEnrollment(
+    h.prisma,
+    { leadId, playbookId: source.playbookId },
+    { nextRunAt: new Date(Date.now() - 10) },
+  );
   return { leadId, enrollmentId };
 }
 
