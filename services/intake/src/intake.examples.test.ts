@@ -70,6 +70,16 @@ async function post(body: Record<string, unknown>): Promise<request.Response> {
   return h.post(source, body);
 }
 
+/** Posts `body` (as {@link post} does) and expects it accepted; `about` names it in a failure. */
+async function expectAccepted(about: unknown[], body: Record<string, unknown>): Promise<void> {
+  const res = await post(body);
+  expect([...about, res.status, res.body]).toEqual([
+    ...about,
+    201,
+    expect.objectContaining({ status: 'accepted' }),
+  ]);
+}
+
 describe('documented examples, posted to intake', () => {
   it('the curl JSON and curl form examples of the Integration Instructions make two leads', async () => {
     const source = await h.makeSource();
@@ -87,13 +97,7 @@ describe('documented examples, posted to intake', () => {
   it('every example of every field makes a lead', async () => {
     for (const [name, schema] of Object.entries(leadSubmissionSchema.properties)) {
       for (const example of schema.examples) {
-        const res = await post({ ...exampleLead(0), [name]: example });
-        expect([name, example, res.status, res.body]).toEqual([
-          name,
-          example,
-          201,
-          expect.objectContaining({ status: 'accepted' }),
-        ]);
+        await expectAccepted([name, example], { ...exampleLead(0), [name]: example });
       }
     }
   });
@@ -118,13 +122,7 @@ describe('documented examples, posted to intake', () => {
     for (const file of files) {
       for (const lead of markdownLeads(readFileSync(file, 'utf8'))) {
         expect(Object.keys(lead)).toEqual(expect.arrayContaining([...LEAD_FIELD_NAMES]));
-        const res = await post(lead);
-        expect([file, lead, res.status, res.body]).toEqual([
-          file,
-          lead,
-          201,
-          expect.objectContaining({ status: 'accepted' }),
-        ]);
+        await expectAccepted([file, lead], lead);
       }
     }
   });

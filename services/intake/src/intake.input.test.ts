@@ -27,6 +27,19 @@ function errorLines(): string[] {
 }
 
 /** Nothing stored but a rejection of codes and our field names; no error logged. */
+
+/**
+ * `text` posted as `type` to a fresh source is refused as a whole: `status`, one
+ * error naming no field with `code`, and no submission kept.
+ */
+async function expectRefusedWhole(type: string, text: string, status: number, code: string) {
+  const source = await h.makeSource();
+  const res = await h.post(source, text, { 'Content-Type': type });
+  expect(res.status).toBe(status);
+  expect(res.body.errors).toEqual([{ field: null, code, message: expect.any(String) }]);
+  expect(await countRows(h.pool, 'submissions', 'source_id = $1', [source.sourceId])).toBe(0);
+}
+
 async function expectRejectedAndKeptClean(source: TestSource): Promise<void> {
   expect(await countRows(h.pool, 'leads', 'source_id = $1', [source.sourceId])).toBe(0);
   const { rows } = await h.pool.query('SELECT * FROM submissions WHERE source_id = $1', [
@@ -122,13 +135,7 @@ describe('form parsing', () => {
   ])(
     '%s of more than 75 fields is 413 too_many_fields, and nothing is kept',
     async (_c, type, text) => {
-      const source = await h.makeSource();
-      const res = await h.post(source, text, { 'Content-Type': type });
-      expect(res.status).toBe(413);
-      expect(res.body.errors).toEqual([
-        { field: null, code: 'too_many_fields', message: expect.any(String) },
-      ]);
-      expect(await countRows(h.pool, 'submissions', 'source_id = $1', [source.sourceId])).toBe(0);
+      await expectRefusedWhole(type, text, 413, 'too_many_fields');
     },
   );
 
@@ -151,13 +158,7 @@ describe('charsets', () => {
     [`${FORM}; charset=iso-8859-1`, 'first_name=x'],
     [`${FORM}; charset=utf-16`, 'first_name=x'],
   ])('%s is 415, and nothing is kept', async (type, text) => {
-    const source = await h.makeSource();
-    const res = await h.post(source, text, { 'Content-Type': type });
-    expect(res.status).toBe(415);
-    expect(res.body.errors).toEqual([
-      { field: null, code: 'unsupported_media_type', message: expect.any(String) },
-    ]);
-    expect(await countRows(h.pool, 'submissions', 'source_id = $1', [source.sourceId])).toBe(0);
+    await expectRefusedWhole(type, text, 415, 'unsupported_media_type');
   });
 
   it.each([
