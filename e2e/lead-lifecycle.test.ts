@@ -1,3 +1,4 @@
+import { SMS_SMS_CALL_UNANSWERED } from '@leadhook/testkit';
 import {
   type ApiClient,
   apiClient,
@@ -66,17 +67,7 @@ describe('a lead from intake to its outcome', () => {
       const detail = await lead(leadId);
       return detail.outcome === 'unreachable' ? detail : undefined;
     });
-    expect(labels(done)).toEqual([
-      'started',
-      'first_message_sent',
-      'message_delivered',
-      'message_sent',
-      'message_delivered',
-      'call_attempted',
-      'voicemail_left',
-      'completed',
-      'unreachable',
-    ]);
+    expect(labels(done)).toEqual(SMS_SMS_CALL_UNANSWERED);
   }, 60_000);
 
   it('stops at once on a STOP reply: opted out, and no later step runs', async () => {

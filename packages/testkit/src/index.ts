@@ -56,6 +56,7 @@ export {
   workerEnv,
 } from './settings.js';
 export { type Answer, type ReceivedRequest, Subscriber } from './subscriber.js';
+export { SMS_SMS_CALL_UNANSWERED } from './timelines.js';
 export { useHarness, useTestDatabase } from './use-harness.js';
 export { closedPort, freePort, type WaitOptions, waitFor } from './wait.js';
 export { type StartedWorker, type TestWorker, useTestWorkers } from './workers.js';

@@ -134,16 +134,21 @@ describe('the contact window', () => {
   // 02:00 in San Francisco (PST, UTC-8) on a Monday: outside 08:00-21:00.
   const night = new Date('2026-11-23T10:00:00.000Z');
 
-  it('defers a step outside the window: contact_deferred with data.until, the step waits', async () => {
+  /** A worker open 08:00-21:00 on the clock `now`, and a lead enrolled there whose first SMS is deferred. */
+  async function deferredLead(now: () => Date) {
     const { runtime, handle } = await h.startWorker(
       { CONTACT_HOURS: '08:00-21:00' },
-      { now: () => night, reconcileIntervalMs: 200 },
+      { now, reconcileIntervalMs: 200 },
     );
     const source = await h.playbook([{ type: 'sms', delay_seconds: 0, template: 'Hi' }]);
     const { leadId } = await h.lead(source);
     await runtime.queues.enqueue('enrollment', { lead_id: leadId });
-
     await waitFor(async () => (await h.labels(leadId)).includes('contact_deferred'));
+    return { handle, leadId };
+  }
+
+  it('defers a step outside the window: contact_deferred with data.until, the step waits', async () => {
+    const { handle, leadId } = await deferredLead(() => night);
     const deferred = await h.prisma.activity.findFirstOrThrow({
       where: { leadId, activityLabel: 'contact_deferred' },
     });
@@ -164,14 +169,7 @@ describe('the contact window', () => {
 
   it('runs the step once the window opens', async () => {
     let now = night;
-    const { runtime, handle } = await h.startWorker(
-      { CONTACT_HOURS: '08:00-21:00' },
-      { now: () => now, reconcileIntervalMs: 200 },
-    );
-    const source = await h.playbook([{ type: 'sms', delay_seconds: 0, template: 'Hi' }]);
-    const { leadId } = await h.lead(source);
-    await runtime.queues.enqueue('enrollment', { lead_id: leadId });
-    await waitFor(async () => (await h.labels(leadId)).includes('contact_deferred'));
+    const { handle, leadId } = await deferredLead(() => now);
     const enrollment = await h.prisma.enrollment.findUniqueOrThrow({ where: { leadId } });
 
     now = new Date('2026-11-23T16:00:00.500Z');
