@@ -27,7 +27,9 @@ export {
 export {
   bodyWith,
   type FieldPath,
+  type HostileBody,
   type HostileValue,
+  hostileBodies,
   hostilePaths,
   hostileString,
   hostileValue,

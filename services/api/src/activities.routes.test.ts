@@ -2,6 +2,7 @@ import { activityCatalogSchema, activityReportSchema } from '@leadhook/contracts
 import { newId } from '@leadhook/db';
 import { liveJob } from '@leadhook/queue';
 import { anEnrollment, useHarness, waitFor } from '@leadhook/testkit';
+import type request from 'supertest';
 import { type AuthedAgent, startHarness } from './testing/harness.js';
 import { createLead, type LeadOwner } from './testing/leads.factory.js';
 import { bodyValidator } from './validation.js';
@@ -27,6 +28,18 @@ async function leadOf(options: { enrolled?: boolean } = {}) {
   /** Reports an activity of the lead through the API. */
   const report = (body: object) => o.api.post(`/api/v1/leads/${leadId}/activities`).send(body);
   return { ...o, leadId, playId, report };
+}
+
+/** Reports `body` and expects it recorded: 201 with a report (the schema's) that carries it. */
+async function reportRecorded(
+  report: (body: object) => PromiseLike<request.Response>,
+  body: object,
+) {
+  const res = await report(body);
+  expect(res.status).toBe(201);
+  expect(isReport(res.body).ok).toBe(true);
+  expect(res.body).toMatchObject(body);
+  return res;
 }
 
 interface TimelineEntry {
@@ -253,14 +266,7 @@ describe('POST /leads/{id}/activities', () => {
 
   it('an outcome stops the play (stopped in caused); a second outcome is 409 naming the first', async () => {
     const { api, leadId, report } = await leadOf();
-    const first = await report({
-      activity_type: 'outcome',
-      activity_label: 'qualified',
-      data: { rep: 'kim' },
-    });
-    expect(first.status).toBe(201);
-    expect(isReport(first.body).ok).toBe(true);
-    expect(first.body).toMatchObject({
+    const first = await reportRecorded(report, {
       activity_type: 'outcome',
       activity_label: 'qualified',
       data: { rep: 'kim' },
@@ -287,14 +293,7 @@ describe('POST /leads/{id}/activities', () => {
 
   it('a STOP reply records message_received, then stopped and opted_out, and opts the lead out', async () => {
     const { api, leadId, report } = await leadOf();
-    const res = await report({
-      activity_type: 'event',
-      activity_label: 'message_received',
-      data: { body: ' Stop ' },
-    });
-    expect(res.status).toBe(201);
-    expect(isReport(res.body).ok).toBe(true);
-    expect(res.body).toMatchObject({
+    const res = await reportRecorded(report, {
       activity_type: 'event',
       activity_label: 'message_received',
       data: { body: ' Stop ' },
