@@ -46,6 +46,7 @@ export {
   type ResponseCheckerOptions,
   responseChecker,
 } from './openapi-responses.js';
+export { type OutboxRows, withOutboxRows } from './outbox.js';
 export { PrivateRedis } from './private-redis.js';
 export { forgetRedis } from './redis.js';
 export {

@@ -1,6 +1,6 @@
 import { createPool } from '@leadhook/db';
 import { liveJob, OutboxRelay, outboxTopicsRelayedBy, QueueSet } from '@leadhook/queue';
-import { closedPort, freePort, PrivateRedis, validLead, waitFor } from '@leadhook/testkit';
+import { closedPort, PrivateRedis, validLead, waitFor } from '@leadhook/testkit';
 import request from 'supertest';
 import { countRows, createHarness, type Harness } from './testing/harness.js';
 
@@ -66,8 +66,7 @@ describe('Redis unavailable', () => {
   let relay: OutboxRelay | undefined;
 
   beforeAll(async () => {
-    redis = new PrivateRedis(await freePort());
-    await redis.start();
+    redis = await PrivateRedis.onFreePort();
     h = await createHarness({ redisUrl: redis.url, options: { defaultRateLimitPerSecond: 1 } });
   });
 

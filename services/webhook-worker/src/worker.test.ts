@@ -1,17 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
 import { createLogger } from '@leadhook/observability';
 import { jobsOf } from '@leadhook/queue';
 import {
   closedPort,
   freePort,
-  TEST_REDIS_URL,
   useTestDatabase,
   useTestWorkers,
   waitFor,
+  withOutboxRows,
 } from '@leadhook/testkit';
-import { Queue } from 'bullmq';
-import pg from 'pg';
 import request from 'supertest';
 import type { WebhookHandle } from './webhook.component.js';
 import { createWorker } from './worker.js';
@@ -64,20 +61,9 @@ describe('webhook-worker', () => {
 
   it('relays its activity rows and leaves enrollment rows to the playbook worker', async () => {
     const { prefix } = await startWorker();
-    const leadId = `lead_${randomBytes(6).toString('hex')}`;
-    const activityId = `act_${randomBytes(6).toString('hex')}`;
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    const enrollments = new Queue('enrollment', { connection: { url: TEST_REDIS_URL }, prefix });
-    const activities = new Queue('activity', { connection: { url: TEST_REDIS_URL }, prefix });
-    try {
-      await client.query(
-        `INSERT INTO outbox (topic, payload, next_relay_at)
-         VALUES ('enrollment', $1, now()), ('activity', $2, now())`,
-        [{ lead_id: leadId }, { activity_id: activityId }],
-      );
+    await withOutboxRows(db.url, prefix, 0, async ({ pool, queues, leadId, activityId }) => {
       const jobOf = async () =>
-        (await jobsOf(activities, 'activity', { activity_id: activityId }))[0];
+        (await jobsOf(queues.get('activity'), 'activity', { activity_id: activityId }))[0];
       let job = await jobOf();
       for (let i = 0; !job && i < 200; i++) {
         await new Promise((r) => setTimeout(r, 50));
@@ -86,18 +72,12 @@ describe('webhook-worker', () => {
       expect(job?.data).toEqual({ activity_id: activityId });
       // Several relay rounds (every 50 ms) pass the enrollment row by.
       await new Promise((r) => setTimeout(r, 300));
-      const { rows } = await client.query<{ relay_count: number; done: boolean }>(
+      const { rows } = await pool.query<{ relay_count: number; done: boolean }>(
         `SELECT relay_count, done_at IS NOT NULL AS done FROM outbox WHERE topic = 'enrollment'`,
       );
       expect(rows).toEqual([{ relay_count: 0, done: false }]);
-      expect(await jobsOf(enrollments, 'enrollment', { lead_id: leadId })).toEqual([]);
-    } finally {
-      await client.end();
-      for (const queue of [enrollments, activities]) {
-        await queue.obliterate({ force: true });
-        await queue.close();
-      }
-    }
+      expect(await jobsOf(queues.get('enrollment'), 'enrollment', { lead_id: leadId })).toEqual([]);
+    });
   });
 
   it('sizes its pool and send slots from the settings', async () => {
