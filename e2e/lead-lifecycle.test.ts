@@ -1,12 +1,10 @@
-import { createTestDatabase, type TestDatabase } from '@leadhook/testkit';
+import { SMS_SMS_CALL_UNANSWERED } from '@leadhook/testkit';
 import {
   type ApiClient,
   apiClient,
   createAccount,
-  ensureBuilt,
-  type Service,
-  startService,
-  stopService,
+  createPlaybookSource,
+  useStartedService,
   validLead,
   waitFor,
 } from './support.js';
@@ -19,8 +17,7 @@ import {
  * from the API.
  */
 
-let db: TestDatabase;
-let service: Service;
+const started = useStartedService('lifecycle', { CONTACT_HOURS: '00:00-24:00' });
 let api: ApiClient;
 let postUrl: string;
 
@@ -37,42 +34,21 @@ async function lead(id: string): Promise<LeadDetail> {
 const labels = (detail: LeadDetail) => detail.activities.map((a) => a.activity_label);
 
 beforeAll(async () => {
-  ensureBuilt();
-  db = await createTestDatabase();
-  service = await startService({
-    DATABASE_URL: db.url,
-    QUEUE_PREFIX: `e2e-${process.pid}`,
-    CONTACT_HOURS: '00:00-24:00',
-    LOG_LEVEL: 'warn',
-  });
-  const { api_key: apiKey } = await createAccount(db.url, 'E2E');
-  api = apiClient(service.ports.API_PORT, apiKey);
-  const playbook = (await (
-    await api('/playbooks', {
-      method: 'POST',
-      body: {
-        name: 'Three touches',
-        steps: [
-          { type: 'sms', delay_seconds: 0, template: 'Hi {{first_name}}, your quote is ready.' },
-          { type: 'sms', delay_seconds: 1, template: 'Still there, {{first_name}}?' },
-          { type: 'call', delay_seconds: 1 },
-        ],
-      },
-    })
-  ).json()) as { id: string };
-  const source = (await (
-    await api('/marketing_sources', {
-      method: 'POST',
-      body: { name: 'Vendor A', source_type: 'vendor', playbook_id: playbook.id },
-    })
-  ).json()) as { post_url: string };
-  postUrl = source.post_url;
-}, 240_000);
-
-afterAll(async () => {
-  await stopService(service);
-  await db?.drop();
-});
+  const { api_key: apiKey } = await createAccount(started.db.url, 'E2E');
+  api = apiClient(started.service.ports.API_PORT, apiKey);
+  postUrl = await createPlaybookSource(
+    api,
+    {
+      name: 'Three touches',
+      steps: [
+        { type: 'sms', delay_seconds: 0, template: 'Hi {{first_name}}, your quote is ready.' },
+        { type: 'sms', delay_seconds: 1, template: 'Still there, {{first_name}}?' },
+        { type: 'call', delay_seconds: 1 },
+      ],
+    },
+    'Vendor A',
+  );
+}, 60_000);
 
 async function submit(phone: string): Promise<string> {
   const response = await fetch(postUrl, {
@@ -91,17 +67,7 @@ describe('a lead from intake to its outcome', () => {
       const detail = await lead(leadId);
       return detail.outcome === 'unreachable' ? detail : undefined;
     });
-    expect(labels(done)).toEqual([
-      'started',
-      'first_message_sent',
-      'message_delivered',
-      'message_sent',
-      'message_delivered',
-      'call_attempted',
-      'voicemail_left',
-      'completed',
-      'unreachable',
-    ]);
+    expect(labels(done)).toEqual(SMS_SMS_CALL_UNANSWERED);
   }, 60_000);
 
   it('stops at once on a STOP reply: opted out, and no later step runs', async () => {

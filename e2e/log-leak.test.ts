@@ -1,14 +1,6 @@
-import { createTestDatabase, Subscriber, type TestDatabase } from '@leadhook/testkit';
+import { Subscriber } from '@leadhook/testkit';
 import { leaksIn } from './leak-search.js';
-import {
-  createAccount,
-  ensureBuilt,
-  type Service,
-  startService,
-  stopService,
-  validLead,
-  waitFor,
-} from './support.js';
+import { createAccount, useStartedService, validLead, waitFor } from './support.js';
 
 /**
  * "Logs … without secrets or personal data" (docs/operations.md, "Logs"), checked on the real
@@ -21,8 +13,17 @@ import {
  * of (leak-search.ts, tested on its own in leak-search.test.ts).
  */
 
-let db: TestDatabase;
-let service: Service;
+const started = useStartedService(
+  'leak',
+  {
+    CONTACT_HOURS: '00:00-24:00',
+    LOG_LEVEL: 'debug',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_RETRY_SCHEDULE: '0,200ms,200ms',
+  },
+  // Every line: a tail would drop the first requests' lines unsearched.
+  { keepAllOutput: true },
+);
 let subscriber: Subscriber;
 const received: { id: string; label: string; attempt: number }[] = [];
 let apiKey: string;
@@ -66,7 +67,7 @@ const targets = {
 
 type Init = { method?: string; body?: unknown; key?: string };
 async function api(path: string, init: Init = {}): Promise<Response> {
-  return fetch(`http://127.0.0.1:${service.ports.API_PORT}/api/v1${path}`, {
+  return fetch(`http://127.0.0.1:${started.service.ports.API_PORT}/api/v1${path}`, {
     method: init.method ?? 'GET',
     headers: {
       authorization: `Bearer ${init.key ?? apiKey}`,
@@ -83,8 +84,6 @@ async function apiJson<T>(path: string, init: Init = {}, status = 200): Promise<
 }
 
 beforeAll(async () => {
-  ensureBuilt();
-  db = await createTestDatabase();
   // The subscriber fails each delivery's first attempt, so retries and their errors are logged too.
   const attempts = new Map<string, number>();
   subscriber = await Subscriber.start((req, res) => {
@@ -96,29 +95,13 @@ beforeAll(async () => {
     res.statusCode = attempt === 1 && !id.startsWith('act_test') ? 500 : 204;
     res.end(res.statusCode === 500 ? 'subscriber says no' : undefined);
   });
-
-  service = await startService(
-    {
-      DATABASE_URL: db.url,
-      QUEUE_PREFIX: `e2e-leak-${process.pid}`,
-      CONTACT_HOURS: '00:00-24:00',
-      LOG_LEVEL: 'debug',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_RETRY_SCHEDULE: '0,200ms,200ms',
-    },
-    undefined,
-    // Every line: a tail would drop the first requests' lines unsearched.
-    { keepAllOutput: true },
-  );
-  ({ api_key: apiKey } = await createAccount(db.url, 'Leak probe'));
+  ({ api_key: apiKey } = await createAccount(started.db.url, 'Leak probe'));
   secrets.set('api key', apiKey);
   secrets.set('subscriber url', `http://127.0.0.1:${subscriber.port}/hooks/zq7-url-token-5e1d`);
-}, 240_000);
+}, 60_000);
 
 afterAll(async () => {
-  await stopService(service);
   await subscriber?.close();
-  await db?.drop();
 });
 
 describe('process output', () => {
@@ -311,10 +294,10 @@ describe('process output', () => {
     await apiJson('/account', { key: apiKey }, 401);
 
     // Drain: shutdown logs count too.
-    service.process.kill('SIGTERM');
-    expect(await service.exited).toBe(0);
+    started.service.process.kill('SIGTERM');
+    expect(await started.service.exited).toBe(0);
 
-    const output = service.output();
+    const output = started.service.output();
     // The flow really ran and was logged, from the processes' first lines on: the
     // search had everything to search.
     expect(output.split('\n').length).toBeGreaterThan(50);

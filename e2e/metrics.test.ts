@@ -1,15 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { createTestDatabase, type TestDatabase } from '@leadhook/testkit';
 import { documentedMetrics, PROCESSES, type Process } from '../infra/metrics-table.js';
 import {
-  ensureBuilt,
+  apiClient,
+  createAccount,
+  createPlaybookSource,
   OPERATOR_PORT_SETTING,
   type Ports,
-  ROOT,
-  type Service,
-  startService,
-  stopService,
+  useStartedService,
   validLead,
   waitFor,
 } from './support.js';
@@ -56,51 +52,23 @@ function servedLabelValues(text: string, name: string, type: string): Record<str
 
 const LEAD = validLead({ phone: '(415) 555-0199', tcpa_opt_in_token: 'tok-metrics' });
 
-let db: TestDatabase;
-let service: Service;
+const started = useStartedService('metrics');
 let postUrl: string;
 
 const scrape = async (process: Process) =>
-  (await fetch(`http://127.0.0.1:${service.ports[PORT_OF[process]]}/metrics`)).text();
+  (await fetch(`http://127.0.0.1:${started.service.ports[PORT_OF[process]]}/metrics`)).text();
 
 beforeAll(async () => {
-  ensureBuilt();
-  db = await createTestDatabase();
-  service = await startService({
-    DATABASE_URL: db.url,
-    QUEUE_PREFIX: `e2e-metrics-${process.pid}`,
-    LOG_LEVEL: 'warn',
-  });
-  const created = spawnSync(
-    process.execPath,
-    [join(ROOT, 'scripts', 'dist', 'leadhook.js'), 'account', 'create', 'Metrics'],
-    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATABASE_URL: db.url } },
+  const { api_key: apiKey } = await createAccount(started.db.url, 'Metrics');
+  postUrl = await createPlaybookSource(
+    apiClient(started.service.ports.API_PORT, apiKey),
+    {
+      name: 'One touch',
+      steps: [{ type: 'sms', delay_seconds: 0, template: 'Hi {{first_name}}' }],
+    },
+    'Vendor M',
   );
-  const { api_key: apiKey } = JSON.parse(created.stdout) as { api_key: string };
-  const api = async (path: string, body: unknown) =>
-    (await (
-      await fetch(`http://127.0.0.1:${service.ports.API_PORT}/api/v1${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      })
-    ).json()) as Record<string, string>;
-  const playbook = await api('/playbooks', {
-    name: 'One touch',
-    steps: [{ type: 'sms', delay_seconds: 0, template: 'Hi {{first_name}}' }],
-  });
-  const source = await api('/marketing_sources', {
-    name: 'Vendor M',
-    source_type: 'vendor',
-    playbook_id: playbook.id,
-  });
-  postUrl = source.post_url ?? '';
-}, 240_000);
-
-afterAll(async () => {
-  await stopService(service);
-  await db?.drop();
-});
+}, 60_000);
 
 describe('metrics of the running processes', () => {
   it('intake counts accepted, duplicate and rejected leads', async () => {

@@ -2,8 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLeadValidator } from '@leadhook/contracts';
-import { createTestDatabase, type TestDatabase } from '@leadhook/testkit';
-import { ensureBuilt, freePort, ROOT, type Service, startService, stopService } from './support.js';
+import { freePort, ROOT, useStartedService } from './support.js';
 
 /**
  * The README's quick start works as pasted: its shell blocks parse and need no
@@ -107,26 +106,11 @@ describe('the documented shell examples', () => {
 });
 
 describe('the first session of the README', () => {
-  let db: TestDatabase;
-  let service: Service;
-
-  beforeAll(async () => {
-    ensureBuilt();
-    db = await createTestDatabase();
-    service = await startService({
-      DATABASE_URL: db.url,
-      QUEUE_PREFIX: `e2e-quickstart-${process.pid}`,
-      LOG_LEVEL: 'warn',
-      // As the README starts it; and a window open at any hour, so the SMS step
-      // runs whenever the test does.
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      CONTACT_HOURS: '00:00-24:00',
-    });
-  }, 240_000);
-
-  afterAll(async () => {
-    await stopService(service);
-    await db?.drop();
+  const started = useStartedService('quickstart', {
+    // As the README starts it; and a window open at any hour, so the SMS step
+    // runs whenever the test does.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    CONTACT_HOURS: '00:00-24:00',
   });
 
   it('delivers the lead posted by curl to the local receiver', async () => {
@@ -140,7 +124,7 @@ describe('the first session of the README', () => {
     const receiverPort = String(await freePort());
     const onOurPorts = (block: string) =>
       block
-        .replaceAll('localhost:3001', `localhost:${service.ports.API_PORT}`)
+        .replaceAll('localhost:3001', `localhost:${started.service.ports.API_PORT}`)
         .replaceAll('listen(4000)', `listen(${receiverPort})`)
         .replaceAll('127.0.0.1:4000', `127.0.0.1:${receiverPort}`);
     // The session as written, then the delivery log until the outcome is in
@@ -159,7 +143,7 @@ describe('the first session of the README', () => {
 
     const child = spawn('bash', ['-c', script], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: db.url },
+      env: { ...process.env, DATABASE_URL: started.db.url },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -49,26 +49,9 @@ async function startEnv(queuePrefix: string) {
 }
 
 describe('pnpm start (the built supervisor)', () => {
-  let supervisor: ChildProcess | undefined;
-  afterEach(() => {
-    if (supervisor && supervisor.exitCode === null) supervisor.kill('SIGKILL');
-  });
-
   it('runs the four processes, each healthy and ready, and stops them all on SIGTERM', async () => {
     const { ports, env } = await startEnv('test-start');
-    let output = '';
-    supervisor = spawn(process.execPath, [join(ROOT, 'scripts', 'dist', 'start.js')], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    supervisor.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    supervisor.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => supervisor?.once('exit', resolve));
+    const supervisor = spawnCollecting(process.execPath, [SUPERVISOR], env);
 
     for (const port of operatorPorts(ports)) {
       expect(await waitForAllChecks(port)).toEqual({ postgres: 'ok', redis: 'ok' });
@@ -89,43 +72,72 @@ describe('pnpm start (the built supervisor)', () => {
       expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
     }
     // Not a terminal: every line on stdout is one JSON object.
-    const lines = output.split('\n').filter((line) => line.trim() !== '');
+    const lines = supervisor
+      .output()
+      .split('\n')
+      .filter((line) => line.trim() !== '');
     expect(lines.length).toBeGreaterThan(4);
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
 
-    supervisor.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    supervisor.child.kill('SIGTERM');
+    expect((await supervisor.exited).code).toBe(0);
     for (const port of Object.values(ports)) {
       await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
     }
   }, 60_000);
 });
 
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+/** What a test spawned: killed after it if still running, so a failure leaves nothing behind. */
+const spawned: Array<{ child: ChildProcess; group: boolean }> = [];
+afterEach(() => {
+  for (const { child, group } of spawned.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    try {
+      // The services of a group's pnpm start, in groups of their own, stop when the supervisor is gone.
+      if (group) process.kill(-(child.pid ?? 0), 'SIGKILL');
+      else child.kill('SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+});
+
 /**
- * `pnpm <args>` in a process group of its own, as a terminal gives a foreground
- * command, with everything it prints collected in `output`.
+ * `command args` from the repository root with everything it prints collected;
+ * `group`: in a process group of its own, as a terminal gives a foreground
+ * command; `ipc`: with the IPC channel the supervisor opens; `onOutput` sees
+ * the output so far after each chunk.
  */
-function spawnInGroup(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn('pnpm', args, {
+function spawnCollecting(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { group?: boolean; ipc?: boolean; onOutput?: (output: string) => void } = {},
+) {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+    detached: options.group ?? false,
   });
-  const run = {
-    child,
-    output: '',
-    exited: new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal })),
-    ),
-  };
+  spawned.push({ child, group: options.group ?? false });
+  let output = '';
   const keep = (chunk: Buffer) => {
-    run.output += chunk.toString();
+    output += chunk.toString();
+    options.onOutput?.(output);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  return run;
+  const exited = new Promise<Exit>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => output, exited };
 }
+
+/** The built supervisor of `pnpm start`, run by node. */
+const SUPERVISOR = join(ROOT, 'scripts', 'dist', 'start.js');
 
 /** Whether something listens on `port` (every port must be closed when pnpm start exits). */
 function listening(port: number): Promise<boolean> {
@@ -140,19 +152,6 @@ function listening(port: number): Promise<boolean> {
 }
 
 describe('pnpm start (the command, through pnpm)', () => {
-  let group: number | undefined;
-  afterEach(() => {
-    // On a failure, nothing of it outlives the test (the services, in groups of
-    // their own, stop when the supervisor is gone).
-    if (group !== undefined) {
-      try {
-        process.kill(-group, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
-  });
-
   it.each([
     ['Ctrl-C in a terminal: SIGINT to the whole foreground group', 'SIGINT', 'group'],
     ['a service manager or kill <pid>: SIGTERM to pnpm alone', 'SIGTERM', 'pnpm'],
@@ -161,8 +160,7 @@ describe('pnpm start (the command, through pnpm)', () => {
     '%s drains every process; pnpm exits 0 once every port is closed',
     async (_how, signal, target) => {
       const { ports, env } = await startEnv('test-pnpm-start');
-      const pnpm = spawnInGroup(['start'], env);
-      group = pnpm.child.pid;
+      const pnpm = spawnCollecting('pnpm', ['start'], env, { group: true });
       for (const port of operatorPorts(ports)) await waitForAllChecks(port, 60_000);
 
       if (target === 'group') process.kill(-(pnpm.child.pid ?? 0), signal);
@@ -174,42 +172,34 @@ describe('pnpm start (the command, through pnpm)', () => {
         exit: { code: 0, signal: null },
         open: Object.values(ports).map(() => false),
       });
-      expect(pnpm.output).not.toContain('ELIFECYCLE');
-      expect(pnpm.output).not.toContain('killing');
+      expect(pnpm.output()).not.toContain('ELIFECYCLE');
+      expect(pnpm.output()).not.toContain('killing');
       for (const service of ['intake', 'api', 'playbook-worker', 'webhook-worker']) {
-        expect(pnpm.output).toMatch(new RegExp(`"service":"${service}"[^\n]*"msg":"stopped"`));
-        expect(pnpm.output).toMatch(
+        expect(pnpm.output()).toMatch(new RegExp(`"service":"${service}"[^\n]*"msg":"stopped"`));
+        expect(pnpm.output()).toMatch(
           new RegExp(
             `"service":"supervisor"[^\n]*"child":"${service}","code":0,"signal":null[^\n]*"msg":"exited"`,
           ),
         );
       }
-      expect(pnpm.output).toMatch(/"service":"supervisor"[^\n]*"failed":\[\][^\n]*"msg":"stopped"/);
+      expect(pnpm.output()).toMatch(
+        /"service":"supervisor"[^\n]*"failed":\[\][^\n]*"msg":"stopped"/,
+      );
     },
     120_000,
   );
 });
 
 describe('pnpm --filter <service> start (one process, as operators scale them)', () => {
-  let group: number | undefined;
-  afterEach(() => {
-    if (group !== undefined) {
-      try {
-        process.kill(-group, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
-  });
-
   it.each(SERVICES)(
     '%s: SIGTERM to pnpm alone drains it; pnpm exits 0 once its port is closed',
     async (name) => {
       const { ports, env } = await startEnv(`test-filter-start-${name}`);
       const port = ports[PORT_SETTING[name]];
       const operatorPort = ports[OPERATOR_PORT_SETTING[name]];
-      const pnpm = spawnInGroup(['--filter', `@leadhook/${name}`, 'start'], env);
-      group = pnpm.child.pid;
+      const pnpm = spawnCollecting('pnpm', ['--filter', `@leadhook/${name}`, 'start'], env, {
+        group: true,
+      });
       await waitForAllChecks(operatorPort, 60_000);
       pnpm.child.kill('SIGTERM');
       const exit = await pnpm.exited;
@@ -222,39 +212,24 @@ describe('pnpm --filter <service> start (one process, as operators scale them)',
         open: false,
         operatorOpen: false,
       });
-      expect(pnpm.output).toMatch(new RegExp(`"service":"${name}"[^\\n]*"msg":"stopped"`));
-      expect(pnpm.output).not.toContain('ELIFECYCLE');
+      expect(pnpm.output()).toMatch(new RegExp(`"service":"${name}"[^\\n]*"msg":"stopped"`));
+      expect(pnpm.output()).not.toContain('ELIFECYCLE');
     },
     60_000,
   );
 });
 
 describe('pnpm start killed (SIGKILL, the OOM killer)', () => {
-  let supervisor: ChildProcess | undefined;
-  afterEach(() => {
-    if (supervisor && supervisor.exitCode === null) supervisor.kill('SIGKILL');
-  });
-
   it('leaves nothing running: the four, in process groups of their own, stop by themselves', async () => {
     const { ports, env } = await startEnv('test-start-killed');
-    let output = '';
-    supervisor = spawn(process.execPath, [join(ROOT, 'scripts', 'dist', 'start.js')], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const keep = (chunk: Buffer) => {
-      output += chunk.toString();
-    };
-    supervisor.stdout?.on('data', keep);
-    supervisor.stderr?.on('data', keep);
+    const supervisor = spawnCollecting(process.execPath, [SUPERVISOR], env);
     for (const port of operatorPorts(ports)) await waitForAllChecks(port, 60_000);
-    const pids = [...output.matchAll(/"service":"supervisor","child":"[a-z-]+","pid":(\d+)/g)].map(
-      (m) => Number(m[1]),
-    );
+    const pids = [
+      ...supervisor.output().matchAll(/"service":"supervisor","child":"[a-z-]+","pid":(\d+)/g),
+    ].map((m) => Number(m[1]));
     expect(pids).toHaveLength(4);
 
-    supervisor.kill('SIGKILL');
+    supervisor.child.kill('SIGKILL');
     // The output pipe went with the supervisor: what is left to see is the processes.
     const gone = (pid: number) => {
       try {
@@ -271,38 +246,24 @@ describe('pnpm start killed (SIGKILL, the OOM killer)', () => {
 });
 
 describe('a process stopped while it is still starting', () => {
-  const children: ChildProcess[] = [];
-  afterEach(() => {
-    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  });
-
   it.each(SERVICES)(
     '%s, sent SIGTERM the moment it handles it, drains: its "stopped" line, exit 0, its port closed',
     async (name) => {
       const { ports, env } = await startEnv(`test-starting-${name}`);
-      let output = '';
       // With the IPC channel the supervisor opens: the process says on it when
       // SIGTERM drains it, before it connects and listens.
-      const child = spawn(process.execPath, [join(ROOT, 'services', name, 'dist', 'main.js')], {
-        cwd: ROOT,
+      const { child, output, exited } = spawnCollecting(
+        process.execPath,
+        [join(ROOT, 'services', name, 'dist', 'main.js')],
         env,
-        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      });
-      children.push(child);
-      const keep = (chunk: Buffer) => {
-        output += chunk.toString();
-      };
-      child.stdout?.on('data', keep);
-      child.stderr?.on('data', keep);
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
-        (resolve) => child.once('exit', (code, signal) => resolve({ code, signal })),
+        { ipc: true },
       );
       child.on('message', (message) => {
         if (message === HANDLES_SIGNALS) child.kill('SIGTERM');
       });
       expect(await exited).toEqual({ code: 0, signal: null });
-      expect(output).toMatch(/"msg":"shutting down"/);
-      expect(output).toMatch(/"msg":"stopped"/);
+      expect(output()).toMatch(/"msg":"shutting down"/);
+      expect(output()).toMatch(/"msg":"stopped"/);
       expect(await listening(ports[PORT_SETTING[name]])).toBe(false);
     },
     60_000,
@@ -315,22 +276,16 @@ describe('a process stopped while it is still starting', () => {
       const taken = createServer();
       await new Promise<void>((resolve) => taken.listen(ports[PORT_SETTING[name]], resolve));
       try {
-        const child = spawn(process.execPath, [join(ROOT, 'services', name, 'dist', 'main.js')], {
-          cwd: ROOT,
+        const { output, exited } = spawnCollecting(
+          process.execPath,
+          [join(ROOT, 'services', name, 'dist', 'main.js')],
           env,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        children.push(child);
-        let output = '';
-        child.stdout?.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-        });
-        const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-        expect(code).toBe(1);
-        expect(output).toMatch(
+        );
+        expect((await exited).code).toBe(1);
+        expect(output()).toMatch(
           /"level":"fatal"[^\n]*"code":"EADDRINUSE"[^\n]*"msg":"failed to start"/,
         );
-        expect(output).not.toContain('"msg":"stopped"');
+        expect(output()).not.toContain('"msg":"stopped"');
       } finally {
         taken.close();
       }
@@ -342,25 +297,17 @@ describe('a process stopped while it is still starting', () => {
     // What failed on a busy machine: the supervisor forwarded SIGTERM while a
     // child was still loading its modules, and it died without draining.
     const { ports, env } = await startEnv('test-starting-all');
-    let output = '';
-    const supervisor = spawn(process.execPath, [join(ROOT, 'scripts', 'dist', 'start.js')], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(supervisor);
     let signalled = false;
-    const keep = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (!signalled && (output.match(/"msg":"started"/g) ?? []).length === SERVICES.length) {
-        signalled = true;
-        supervisor.kill('SIGTERM');
-      }
-    };
-    supervisor.stdout?.on('data', keep);
-    supervisor.stderr?.on('data', keep);
-    const exited = new Promise<number | null>((resolve) => supervisor.once('exit', resolve));
-    const code = await exited;
+    const supervisor = spawnCollecting(process.execPath, [SUPERVISOR], env, {
+      onOutput: (output) => {
+        if (!signalled && (output.match(/"msg":"started"/g) ?? []).length === SERVICES.length) {
+          signalled = true;
+          supervisor.child.kill('SIGTERM');
+        }
+      },
+    });
+    const { code } = await supervisor.exited;
+    const output = supervisor.output();
     if (code !== 0) throw new Error(`pnpm start exited ${code}:\n${output}`);
     for (const service of SERVICES) {
       expect(output).toMatch(new RegExp(`"service":"${service}"[^\\n]*"msg":"stopped"`));

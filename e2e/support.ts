@@ -5,9 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { LeadFieldName } from '@leadhook/contracts';
 import {
+  createTestDatabase,
   freePort,
   validLead as sharedValidLead,
   waitFor as sharedWaitFor,
+  type TestDatabase,
 } from '@leadhook/testkit';
 
 export { freePort };
@@ -36,10 +38,9 @@ export const PORT_SETTING = {
  * and the api's internal ports; a worker's one port.
  */
 export const OPERATOR_PORT_SETTING = {
+  ...PORT_SETTING,
   intake: 'INTAKE_INTERNAL_PORT',
   api: 'API_INTERNAL_PORT',
-  'playbook-worker': 'PLAYBOOK_WORKER_PORT',
-  'webhook-worker': 'WEBHOOK_WORKER_PORT',
 } as const satisfies Record<ServiceName, keyof Ports>;
 
 export function ensureBuilt(): void {
@@ -203,6 +204,46 @@ export async function startService(
   return { ports: chosen, process: child, output, exited };
 }
 
+/** What {@link useStartedService} starts; both fields are set once its beforeAll has run. */
+export interface StartedService {
+  db: TestDatabase;
+  service: Service;
+}
+
+/**
+ * `pnpm start` on a test database of its own for the tests of one file (or
+ * describe block): built if need be and started in a beforeAll, with a queue
+ * prefix named after `name` and LOG_LEVEL warn unless `env` says otherwise;
+ * stopped and the database dropped in an afterAll. Register it before the
+ * file's own hooks, which may then use the running processes.
+ */
+export function useStartedService(
+  name: string,
+  env: Record<string, string> = {},
+  options: { keepAllOutput?: boolean } = {},
+): StartedService {
+  const started = {} as StartedService;
+  beforeAll(async () => {
+    ensureBuilt();
+    started.db = await createTestDatabase();
+    started.service = await startService(
+      {
+        DATABASE_URL: started.db.url,
+        QUEUE_PREFIX: `e2e-${name}-${process.pid}`,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      undefined,
+      options,
+    );
+  }, 240_000);
+  afterAll(async () => {
+    await stopService(started.service);
+    await started.db?.drop();
+  });
+  return started;
+}
+
 /** SIGTERMs `pnpm start`'s supervisor (if it still runs) and waits until it and its children exited. */
 export async function stopService(service: Service | undefined): Promise<void> {
   if (!service || service.process.exitCode !== null) return;
@@ -329,4 +370,23 @@ export async function createAccount(
     { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATABASE_URL: databaseUrl } },
   );
   return JSON.parse(stdout) as { account_id: string; api_key: string };
+}
+
+/**
+ * A playbook of `steps` and a vendor marketing source named `sourceName` that
+ * enrolls its leads in it, created through the management API; answers the
+ * source's post URL.
+ */
+export async function createPlaybookSource(
+  api: ApiClient,
+  playbook: { name: string; steps: unknown[] },
+  sourceName: string,
+): Promise<string> {
+  const created = await api('/playbooks', { method: 'POST', body: playbook });
+  const { id } = (await created.json()) as { id: string };
+  const source = await api('/marketing_sources', {
+    method: 'POST',
+    body: { name: sourceName, source_type: 'vendor', playbook_id: id },
+  });
+  return ((await source.json()) as { post_url: string }).post_url;
 }

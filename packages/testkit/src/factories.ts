@@ -167,6 +167,31 @@ export interface ActivitySpec {
   outbox?: boolean;
 }
 
+/** The lead's play, active by default (as the playbook worker leaves it after enrolling). */
+export async function anEnrollment(
+  prisma: PrismaClient,
+  lead: { leadId: string; playbookId: string },
+  overrides: {
+    status?: 'active' | 'completed' | 'stopped';
+    currentStep?: number;
+    nextRunAt?: Date | null;
+  } = {},
+): Promise<string> {
+  const id = newId('enrollment');
+  await prisma.enrollment.create({
+    data: {
+      id,
+      leadId: lead.leadId,
+      playbookId: lead.playbookId,
+      status: overrides.status ?? 'active',
+      currentStep: overrides.currentStep ?? 0,
+      nextRunAt:
+        overrides.nextRunAt === undefined ? new Date(Date.now() + 60_000) : overrides.nextRunAt,
+    },
+  });
+  return id;
+}
+
 /** An activity of the lead (an event unless told). Returns it as stored. */
 export async function anActivity(
   prisma: PrismaClient,

@@ -123,3 +123,23 @@ export function hostilePaths(fields: SchemaFields, freeName: fc.Arbitrary<string
     ...fields.freeForm.map((path) => freeName.map((name): FieldPath => [...path, name])),
   );
 }
+
+/** A generated hostile body, as JSON text; `deep` when its value is the deeply nested one. */
+export interface HostileBody {
+  text: string;
+  deep: boolean;
+}
+
+/**
+ * `body` with a hostile value (long ones up to `maxLongLength`) at one of the places
+ * of `fields` ({@link hostilePaths}, free names hostile too).
+ */
+export function hostileBodies(
+  body: object,
+  fields: SchemaFields,
+  maxLongLength: number,
+): fc.Arbitrary<HostileBody> {
+  return fc
+    .tuple(hostilePaths(fields, hostileString(maxLongLength)), hostileValue(maxLongLength))
+    .map(([path, value]) => ({ text: bodyWith(body, path, value), deep: value.kind === 'deep' }));
+}

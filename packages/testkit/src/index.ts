@@ -11,6 +11,7 @@ export {
   aLeadOwner,
   anAccount,
   anActivity,
+  anEnrollment,
   aPhone,
   aPlaybook,
   aSource,
@@ -26,7 +27,9 @@ export {
 export {
   bodyWith,
   type FieldPath,
+  type HostileBody,
   type HostileValue,
+  hostileBodies,
   hostilePaths,
   hostileString,
   hostileValue,
@@ -34,6 +37,7 @@ export {
   schemaFields,
 } from './hostile-strings.js';
 export { intakeOpenApi } from './intake-openapi.js';
+export { type FailedJob, jobsFailed } from './jobs.js';
 export { type LeadFields, randomPhone, validLead } from './lead-body.js';
 export {
   documentPart,
@@ -42,6 +46,7 @@ export {
   type ResponseCheckerOptions,
   responseChecker,
 } from './openapi-responses.js';
+export { type OutboxRows, withOutboxRows } from './outbox.js';
 export { PrivateRedis } from './private-redis.js';
 export { forgetRedis } from './redis.js';
 export {
@@ -51,7 +56,10 @@ export {
   TEST_REDIS_URL,
   type TestDatabase,
   type TestStores,
+  workerEnv,
 } from './settings.js';
 export { type Answer, type ReceivedRequest, Subscriber } from './subscriber.js';
+export { SMS_SMS_CALL_UNANSWERED } from './timelines.js';
 export { useHarness, useTestDatabase } from './use-harness.js';
 export { closedPort, freePort, type WaitOptions, waitFor } from './wait.js';
+export { type StartedWorker, type TestWorker, useTestWorkers } from './workers.js';

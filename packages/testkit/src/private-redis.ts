@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRedis } from '@leadhook/queue';
-import { waitFor } from './wait.js';
+import { freePort, waitFor } from './wait.js';
 
 /**
  * A throwaway redis-server on its own port that keeps nothing on disk, like the
@@ -10,6 +10,13 @@ import { waitFor } from './wait.js';
 export class PrivateRedis {
   private process: ChildProcess | undefined;
   constructor(readonly port: number) {}
+
+  /** One on a free port, started. */
+  static async onFreePort(): Promise<PrivateRedis> {
+    const redis = new PrivateRedis(await freePort());
+    await redis.start();
+    return redis;
+  }
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;

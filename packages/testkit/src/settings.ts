@@ -3,6 +3,7 @@
  * migrated template, @leadhook/db/testing) and the machine's Redis, which every
  * test file shares under a queue prefix of its own.
  */
+import { randomBytes } from 'node:crypto';
 import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 
@@ -10,6 +11,23 @@ export type { TestDatabase } from '@leadhook/db/testing';
 export { createTestDatabase, rowsRead } from '@leadhook/db/testing';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/**
+ * The settings a worker process under test starts with: `databaseUrl`, the
+ * local Redis and a queue prefix of its own, so tests never share queues;
+ * `env` on top.
+ */
+export function workerEnv(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Record<string, string> & { QUEUE_PREFIX: string } {
+  return {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
+    ...env,
+  };
+}
 
 /** A test file's database with a Prisma client and a pg pool on it. */
 export interface TestStores {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
 import { createPool, createPrisma, type Pool } from '@leadhook/db';
 import { createLogger } from '@leadhook/observability';
@@ -16,6 +15,7 @@ import {
   TEST_REDIS_URL,
   type TestDatabase,
   waitFor,
+  workerEnv,
 } from '@leadhook/testkit';
 import request from 'supertest';
 import { createIdempotencyKey, createOutboxRow } from './testing/index.js';
@@ -54,15 +54,11 @@ function testRuntime(
   env: Record<string, string> = {},
   options: Partial<WorkerRuntimeOptions> = {},
 ) {
-  const prefix = `t${randomBytes(5).toString('hex')}`;
+  const settings = workerEnv(db.url, env);
+  const prefix = settings.QUEUE_PREFIX;
   const runtime = createWorkerRuntime({
     service: 'test-worker',
-    config: loadConfig({
-      DATABASE_URL: db.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: prefix,
-      ...env,
-    }),
+    config: loadConfig(settings),
     port: 0,
     relayTopics: [],
     logger: silent,

@@ -106,29 +106,15 @@ describe('PATCH /account', () => {
     expect(fields).toEqual(['color', 'duplicate_window_days', 'name']);
   });
 
-  it('answers malformed JSON with 400 malformed_body and a non-object with 400', async () => {
+  it.each([
+    ['malformed JSON', 'application/json', '{"name": ', 400, 'malformed_body'],
+    ['a non-object', 'application/json', [1, 2], 400, 'malformed_body'],
+    ['another content type', 'text/plain', 'name=x', 415, 'unsupported_media_type'],
+  ])('answers %s (%s) with %i %s', async (_what, type, body, status, code) => {
     const { api_key } = await h.newAccount();
-    const broken = await h
-      .as(api_key)
-      .patch('/api/v1/account')
-      .set('content-type', 'application/json')
-      .send('{"name": ');
-    expect(broken.status).toBe(400);
-    expect(broken.body.error.code).toBe('malformed_body');
-    const array = await h.as(api_key).patch('/api/v1/account').send([1, 2]);
-    expect(array.status).toBe(400);
-    expect(array.body.error.code).toBe('malformed_body');
-  });
-
-  it('answers another content type with 415', async () => {
-    const { api_key } = await h.newAccount();
-    const res = await h
-      .as(api_key)
-      .patch('/api/v1/account')
-      .set('content-type', 'text/plain')
-      .send('name=x');
-    expect(res.status).toBe(415);
-    expect(res.body.error.code).toBe('unsupported_media_type');
+    const res = await h.as(api_key).patch('/api/v1/account').set('content-type', type).send(body);
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe(code);
   });
 });
 

@@ -1,9 +1,10 @@
 import { activityCatalogSchema, activityReportSchema } from '@leadhook/contracts';
 import { newId } from '@leadhook/db';
 import { liveJob } from '@leadhook/queue';
-import { useHarness, waitFor } from '@leadhook/testkit';
+import { anEnrollment, useHarness, waitFor } from '@leadhook/testkit';
+import type request from 'supertest';
 import { type AuthedAgent, startHarness } from './testing/harness.js';
-import { createEnrollment, createLead, type LeadOwner } from './testing/leads.factory.js';
+import { createLead, type LeadOwner } from './testing/leads.factory.js';
 import { bodyValidator } from './validation.js';
 
 const isCatalog = bodyValidator(activityCatalogSchema);
@@ -23,8 +24,22 @@ async function leadOf(options: { enrolled?: boolean } = {}) {
   const playId =
     options.enrolled === false
       ? null
-      : await createEnrollment(h.prisma, { leadId, playbookId: o.playbookId });
-  return { ...o, leadId, playId };
+      : await anEnrollment(h.prisma, { leadId, playbookId: o.playbookId });
+  /** Reports an activity of the lead through the API. */
+  const report = (body: object) => o.api.post(`/api/v1/leads/${leadId}/activities`).send(body);
+  return { ...o, leadId, playId, report };
+}
+
+/** Reports `body` and expects it recorded: 201 with a report (the schema's) that carries it. */
+async function reportRecorded(
+  report: (body: object) => PromiseLike<request.Response>,
+  body: object,
+) {
+  const res = await report(body);
+  expect(res.status).toBe(201);
+  expect(isReport(res.body).ok).toBe(true);
+  expect(res.body).toMatchObject(body);
+  return res;
 }
 
 interface TimelineEntry {
@@ -118,10 +133,12 @@ describe('GET /activity_catalog', () => {
 
 describe('POST /leads/{id}/activities', () => {
   it('records an event (201) that then shows on the timeline and is announced', async () => {
-    const { api, leadId, playId } = await leadOf();
-    const res = await api
-      .post(`/api/v1/leads/${leadId}/activities`)
-      .send({ activity_type: 'event', activity_label: 'call_answered', data: { seconds: 42 } });
+    const { api, leadId, playId, report } = await leadOf();
+    const res = await report({
+      activity_type: 'event',
+      activity_label: 'call_answered',
+      data: { seconds: 42 },
+    });
     expect(res.status).toBe(201);
     expect(isReport(res.body).ok).toBe(true);
     expect(res.body).toEqual({
@@ -149,10 +166,8 @@ describe('POST /leads/{id}/activities', () => {
   });
 
   it('data is optional; `interested` is accepted as an event without ending the play', async () => {
-    const { api, leadId } = await leadOf();
-    const res = await api
-      .post(`/api/v1/leads/${leadId}/activities`)
-      .send({ activity_type: 'event', activity_label: 'interested' });
+    const { api, leadId, report } = await leadOf();
+    const res = await report({ activity_type: 'event', activity_label: 'interested' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ activity_type: 'event', data: {}, caused: [] });
     const lead = (await api.get(`/api/v1/leads/${leadId}`)).body;
@@ -160,10 +175,8 @@ describe('POST /leads/{id}/activities', () => {
   });
 
   it('refuses an unknown label with 422 naming it and the allowed labels', async () => {
-    const { api, leadId } = await leadOf();
-    const res = await api
-      .post(`/api/v1/leads/${leadId}/activities`)
-      .send({ activity_type: 'event', activity_label: 'teleported' });
+    const { api, leadId, report } = await leadOf();
+    const res = await report({ activity_type: 'event', activity_label: 'teleported' });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('validation_failed');
     expect(res.body.error.message).toContain('"teleported" is not a label of the activity catalog');
@@ -176,10 +189,8 @@ describe('POST /leads/{id}/activities', () => {
   });
 
   it('refuses the reserved test label: only the test delivery carries it', async () => {
-    const { api, leadId } = await leadOf();
-    const res = await api
-      .post(`/api/v1/leads/${leadId}/activities`)
-      .send({ activity_type: 'event', activity_label: 'test' });
+    const { api, leadId, report } = await leadOf();
+    const res = await report({ activity_type: 'event', activity_label: 'test' });
     expect(res.status).toBe(422);
     expect(res.body.error.details).toEqual([
       {
@@ -195,10 +206,8 @@ describe('POST /leads/{id}/activities', () => {
     ['event', 'qualified', 'outcome'],
     ['outcome', 'started', 'event'],
   ])('refuses type %s with label %s (422: it is an %s label)', async (type, label, right) => {
-    const { api, leadId } = await leadOf();
-    const res = await api
-      .post(`/api/v1/leads/${leadId}/activities`)
-      .send({ activity_type: type, activity_label: label });
+    const { api, leadId, report } = await leadOf();
+    const res = await report({ activity_type: type, activity_label: label });
     expect(res.status).toBe(422);
     expect(res.body.error.message).toContain(
       `"${label}" is an ${right} label, not an ${type} label`,
@@ -229,8 +238,8 @@ describe('POST /leads/{id}/activities', () => {
       'too_long',
     ],
   ])('refuses the body %j (422 %s %s)', async (body, field, code) => {
-    const { api, leadId } = await leadOf();
-    const res = await api.post(`/api/v1/leads/${leadId}/activities`).send(body);
+    const { api, leadId, report } = await leadOf();
+    const res = await report(body);
     expect(res.status).toBe(422);
     expect(res.body.error.details).toEqual([expect.objectContaining({ field, code })]);
     expect(await timelineOf(api, leadId)).toEqual([]);
@@ -256,13 +265,8 @@ describe('POST /leads/{id}/activities', () => {
   });
 
   it('an outcome stops the play (stopped in caused); a second outcome is 409 naming the first', async () => {
-    const { api, leadId } = await leadOf();
-    const first = await api
-      .post(`/api/v1/leads/${leadId}/activities`)
-      .send({ activity_type: 'outcome', activity_label: 'qualified', data: { rep: 'kim' } });
-    expect(first.status).toBe(201);
-    expect(isReport(first.body).ok).toBe(true);
-    expect(first.body).toMatchObject({
+    const { api, leadId, report } = await leadOf();
+    const first = await reportRecorded(report, {
       activity_type: 'outcome',
       activity_label: 'qualified',
       data: { rep: 'kim' },
@@ -275,9 +279,7 @@ describe('POST /leads/{id}/activities', () => {
       }),
     ]);
 
-    const second = await api
-      .post(`/api/v1/leads/${leadId}/activities`)
-      .send({ activity_type: 'outcome', activity_label: 'not_interested' });
+    const second = await report({ activity_type: 'outcome', activity_label: 'not_interested' });
     expect(second.status).toBe(409);
     expect(second.body.error.code).toBe('outcome_exists');
     expect(second.body.error.message).toContain('"qualified"');
@@ -290,15 +292,8 @@ describe('POST /leads/{id}/activities', () => {
   });
 
   it('a STOP reply records message_received, then stopped and opted_out, and opts the lead out', async () => {
-    const { api, leadId } = await leadOf();
-    const res = await api.post(`/api/v1/leads/${leadId}/activities`).send({
-      activity_type: 'event',
-      activity_label: 'message_received',
-      data: { body: ' Stop ' },
-    });
-    expect(res.status).toBe(201);
-    expect(isReport(res.body).ok).toBe(true);
-    expect(res.body).toMatchObject({
+    const { api, leadId, report } = await leadOf();
+    const res = await reportRecorded(report, {
       activity_type: 'event',
       activity_label: 'message_received',
       data: { body: ' Stop ' },
@@ -321,8 +316,8 @@ describe('POST /leads/{id}/activities', () => {
   });
 
   it('an ordinary reply is only recorded', async () => {
-    const { api, leadId } = await leadOf();
-    const res = await api.post(`/api/v1/leads/${leadId}/activities`).send({
+    const { api, leadId, report } = await leadOf();
+    const res = await report({
       activity_type: 'event',
       activity_label: 'message_received',
       data: { body: 'stop by at 5?' },

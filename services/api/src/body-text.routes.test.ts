@@ -27,6 +27,14 @@ function activity(label: string, data: string): string {
   return `{"activity_type":"${type}","activity_label":"${label}","data":${data}}`;
 }
 
+/** POSTs `text` (JSON text) as an activity of the lead. */
+function postActivity(text: string) {
+  return api
+    .post(`/api/v1/leads/${leadId}/activities`)
+    .set('Content-Type', 'application/json')
+    .send(text);
+}
+
 async function activityCount(): Promise<number> {
   return h.prisma.activity.count({ where: { leadId } });
 }
@@ -42,10 +50,7 @@ describe('POST /leads/{id}/activities', () => {
     ['a NUL in a name in data', activity('call_answered', '{"a\\u0000":1}'), 'data.a\u0000'],
   ])('%s is 422 invalid, and nothing is recorded', async (_case, text, field) => {
     const before = await activityCount();
-    const res = await api
-      .post(`/api/v1/leads/${leadId}/activities`)
-      .set('Content-Type', 'application/json')
-      .send(text);
+    const res = await postActivity(text);
     expect(res.status).toBe(422);
     expect(res.body.error.details).toEqual([
       { field, code: 'invalid', message: expect.stringMatching(/cannot be stored/) },
@@ -56,10 +61,7 @@ describe('POST /leads/{id}/activities', () => {
   it('data nested 5,000 levels is 422 too_deep; data with 30 levels inside it is accepted', async () => {
     const before = await activityCount();
     const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
-    const res = await api
-      .post(`/api/v1/leads/${leadId}/activities`)
-      .set('Content-Type', 'application/json')
-      .send(activity('call_answered', deep));
+    const res = await postActivity(activity('call_answered', deep));
     expect(res.status).toBe(422);
     expect(res.body.error.details).toEqual([
       {
@@ -72,15 +74,9 @@ describe('POST /leads/{id}/activities', () => {
 
     // data (level 2 of the body) and 30 levels inside it: the 32-level bound.
     const deepest = `${'{"a":'.repeat(31)}1${'}'.repeat(31)}`;
-    const ok = await api
-      .post(`/api/v1/leads/${leadId}/activities`)
-      .set('Content-Type', 'application/json')
-      .send(activity('call_answered', deepest));
+    const ok = await postActivity(activity('call_answered', deepest));
     expect(ok.status).toBe(201);
-    const tooDeep = await api
-      .post(`/api/v1/leads/${leadId}/activities`)
-      .set('Content-Type', 'application/json')
-      .send(activity('call_answered', `{"b":${deepest}}`));
+    const tooDeep = await postActivity(activity('call_answered', `{"b":${deepest}}`));
     expect(tooDeep.status).toBe(422);
   });
 });

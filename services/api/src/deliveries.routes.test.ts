@@ -22,7 +22,9 @@ async function setup() {
       .send({ url: 'https://crm.example.com/hook', events: ['*'] })
   ).body.id;
   const leadId = await createLeadOf(h.prisma, accountId, playbookId);
-  return { api, apiKey, accountId, playbookId, subscriptionId, leadId };
+  // What a delivery of this lead to this subscription is made for (aDelivery).
+  const target = { accountId, leadId, subscriptionId };
+  return { api, apiKey, accountId, playbookId, subscriptionId, leadId, target };
 }
 
 const at = (iso: string) => new Date(iso);
@@ -30,13 +32,12 @@ const at = (iso: string) => new Date(iso);
 describe('GET /subscriptions/{id}/deliveries', () => {
   it('lists each delivery with its attempts, newest first, and filters by status', async () => {
     const s = await setup();
-    const target = { accountId: s.accountId, leadId: s.leadId, subscriptionId: s.subscriptionId };
-    const succeeded = await aDelivery(h.prisma, target, {
+    const succeeded = await aDelivery(h.prisma, s.target, {
       status: 'succeeded',
       label: 'started',
       attempts: [{ attemptedAt: at('2026-11-22T10:00:00Z'), statusCode: 200, durationMs: 87 }],
     });
-    const failed = await aDelivery(h.prisma, target, {
+    const failed = await aDelivery(h.prisma, s.target, {
       status: 'failed',
       label: 'message_sent',
       attempts: [
@@ -55,7 +56,7 @@ describe('GET /subscriptions/{id}/deliveries', () => {
         },
       ],
     });
-    const pending = await aDelivery(h.prisma, target, {
+    const pending = await aDelivery(h.prisma, s.target, {
       status: 'pending',
       label: 'message_received',
       nextAttemptAt: at('2026-11-22T12:05:00Z'),
@@ -141,26 +142,25 @@ describe('GET /subscriptions/{id}/deliveries', () => {
 
   it('shows a delivery waiting behind an earlier one of the same lead as queued, naming it', async () => {
     const s = await setup();
-    const target = { accountId: s.accountId, leadId: s.leadId, subscriptionId: s.subscriptionId };
     const past = at('2026-11-22T12:05:00Z');
-    const head = await aDelivery(h.prisma, target, {
+    const head = await aDelivery(h.prisma, s.target, {
       status: 'pending',
       nextAttemptAt: past,
       attempts: [{ attemptedAt: at('2026-11-22T12:00:00Z'), statusCode: 503 }],
     });
     // Fanned out due at once, then left waiting for the head (as the worker leaves them).
-    const second = await aDelivery(h.prisma, target, {
+    const second = await aDelivery(h.prisma, s.target, {
       status: 'pending',
       nextAttemptAt: past,
     });
-    const third = await aDelivery(h.prisma, target, {
+    const third = await aDelivery(h.prisma, s.target, {
       status: 'pending',
       nextAttemptAt: past,
     });
     const otherLead = await createLeadOf(h.prisma, s.accountId, s.playbookId);
     const alone = await aDelivery(
       h.prisma,
-      { ...target, leadId: otherLead },
+      { ...s.target, leadId: otherLead },
       { status: 'pending', nextAttemptAt: past },
     );
 
@@ -226,7 +226,7 @@ describe('GET /subscriptions/{id}/deliveries', () => {
   it("GET /deliveries/{id} answers 404 for another account's delivery or an unknown one", async () => {
     const a = await setup();
     const b = await setup();
-    const target = { accountId: a.accountId, leadId: a.leadId, subscriptionId: a.subscriptionId };
+    const { target } = a;
     const { deliveryId } = await aDelivery(h.prisma, target, { status: 'failed' });
     expect((await a.api.get(`/api/v1/deliveries/${deliveryId}`)).status).toBe(200);
     for (const res of [
@@ -245,12 +245,11 @@ describe('GET /subscriptions/{id}/deliveries', () => {
         .post('/api/v1/subscriptions')
         .send({ url: 'https://x.example.com', events: ['*'] })
     ).body.id;
-    const target = { accountId: s.accountId, leadId: s.leadId, subscriptionId: s.subscriptionId };
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      ids.push((await aDelivery(h.prisma, target, { status: 'succeeded' })).deliveryId);
+      ids.push((await aDelivery(h.prisma, s.target, { status: 'succeeded' })).deliveryId);
     }
-    await aDelivery(h.prisma, { ...target, subscriptionId: other }, { status: 'failed' });
+    await aDelivery(h.prisma, { ...s.target, subscriptionId: other }, { status: 'failed' });
     const first = await s.api.get(`/api/v1/subscriptions/${s.subscriptionId}/deliveries?limit=2`);
     expect(first.body.data.map((d: { id: string }) => d.id)).toEqual([ids[2], ids[1]]);
     expect(first.body.next_cursor).toBe(ids[1]);
@@ -265,8 +264,7 @@ describe('GET /subscriptions/{id}/deliveries', () => {
 describe('POST /deliveries/{id}/redeliver', () => {
   it('resets a failed delivery: pending, the schedule again, due now, the same activity id, enqueued', async () => {
     const s = await setup();
-    const target = { accountId: s.accountId, leadId: s.leadId, subscriptionId: s.subscriptionId };
-    const { deliveryId, activityId } = await aDelivery(h.prisma, target, {
+    const { deliveryId, activityId } = await aDelivery(h.prisma, s.target, {
       status: 'failed',
       attemptCount: 8,
       attempts: [{ attemptedAt: at('2026-11-20T00:00:00Z'), statusCode: 500 }],
@@ -306,8 +304,7 @@ describe('POST /deliveries/{id}/redeliver', () => {
 
   it('still resets the row when Redis is away (the webhook worker reconciler sends it)', async () => {
     const s = await setup();
-    const target = { accountId: s.accountId, leadId: s.leadId, subscriptionId: s.subscriptionId };
-    const { deliveryId } = await aDelivery(h.prisma, target, { status: 'failed' });
+    const { deliveryId } = await aDelivery(h.prisma, s.target, { status: 'failed' });
     const noRedis = new QueueSet({
       redisUrl: `redis://127.0.0.1:${await closedPort()}`,
       prefix: 'test-api-no-redis',
@@ -335,7 +332,7 @@ describe('POST /deliveries/{id}/redeliver', () => {
   it("answers 404 for another account's delivery, an unknown one, or one of a deleted subscription", async () => {
     const a = await setup();
     const b = await setup();
-    const target = { accountId: a.accountId, leadId: a.leadId, subscriptionId: a.subscriptionId };
+    const { target } = a;
     const { deliveryId } = await aDelivery(h.prisma, target, { status: 'failed' });
     for (const res of [
       await b.api.post(`/api/v1/deliveries/${deliveryId}/redeliver`),
@@ -355,25 +352,24 @@ describe('POST /deliveries/{id}/redeliver', () => {
 describe('POST /subscriptions/{id}/recover', () => {
   it('resets only the failed deliveries created since the date, and counts them', async () => {
     const s = await setup();
-    const target = { accountId: s.accountId, leadId: s.leadId, subscriptionId: s.subscriptionId };
     const since = at('2026-11-10T00:00:00Z');
-    const oldFailed = await aDelivery(h.prisma, target, {
+    const oldFailed = await aDelivery(h.prisma, s.target, {
       status: 'failed',
       createdAt: at('2026-11-09T23:59:59Z'),
     });
     const newFailed = [
-      await aDelivery(h.prisma, target, {
+      await aDelivery(h.prisma, s.target, {
         status: 'failed',
         createdAt: since,
         attemptCount: 8,
       }),
-      await aDelivery(h.prisma, target, {
+      await aDelivery(h.prisma, s.target, {
         status: 'failed',
         createdAt: at('2026-11-12T00:00:00Z'),
         attemptCount: 8,
       }),
     ];
-    const succeeded = await aDelivery(h.prisma, target, {
+    const succeeded = await aDelivery(h.prisma, s.target, {
       status: 'succeeded',
       createdAt: at('2026-11-12T00:00:00Z'),
       attemptCount: 1,
@@ -385,7 +381,7 @@ describe('POST /subscriptions/{id}/recover', () => {
     ).body.id;
     const otherFailed = await aDelivery(
       h.prisma,
-      { ...target, subscriptionId: other },
+      { ...s.target, subscriptionId: other },
       { status: 'failed', createdAt: at('2026-11-12T00:00:00Z') },
     );
 

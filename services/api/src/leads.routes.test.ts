@@ -1,13 +1,8 @@
 import { leadDetailSchema, leadListSchema } from '@leadhook/contracts';
 import { newId } from '@leadhook/db';
-import { useHarness } from '@leadhook/testkit';
+import { anEnrollment, useHarness } from '@leadhook/testkit';
 import { type AuthedAgent, startHarness } from './testing/harness.js';
-import {
-  createDuplicateSubmission,
-  createEnrollment,
-  createLead,
-  type LeadOwner,
-} from './testing/leads.factory.js';
+import { createDuplicateSubmission, createLead, type LeadOwner } from './testing/leads.factory.js';
 import { bodyValidator } from './validation.js';
 
 const isLeadList = bodyValidator(leadListSchema);
@@ -128,7 +123,7 @@ describe('GET /leads/{id}', () => {
       consentUserAgent: 'Mozilla/5.0 (test)',
       receivedAt,
     });
-    const playId = await createEnrollment(
+    const playId = await anEnrollment(
       h.prisma,
       { leadId, playbookId: a.playbookId },
       { currentStep: 1, nextRunAt: new Date('2026-11-20T10:05:00.000Z') },

@@ -1,7 +1,7 @@
 import { createPool, createPrisma, type Pool } from '@leadhook/db';
 import { createLogger, createMetrics } from '@leadhook/observability';
 import { liveJob, OutboxRelay, outboxTopicsRelayedBy } from '@leadhook/queue';
-import { closedPort, freePort, PrivateRedis, waitFor } from '@leadhook/testkit';
+import { closedPort, PrivateRedis, waitFor } from '@leadhook/testkit';
 import request from 'supertest';
 import { createApp, createInternalApp } from './app.js';
 import { type Harness, playbookBody, sourceBody, startHarness } from './testing/harness.js';
@@ -20,8 +20,7 @@ describe('api /readyz and Redis', () => {
   let relayPool: Pool | undefined;
 
   beforeAll(async () => {
-    redis = new PrivateRedis(await freePort());
-    await redis.start();
+    redis = await PrivateRedis.onFreePort();
     h = await startHarness({}, { redisUrl: redis.url });
   });
 

@@ -5,7 +5,7 @@ import {
   subscriptionWithSecretSchema,
 } from '@leadhook/contracts';
 import { useHarness } from '@leadhook/testkit';
-import { startHarness } from './testing/harness.js';
+import { type AuthedAgent, startHarness } from './testing/harness.js';
 import { bodyValidator } from './validation.js';
 
 const isSubscription = bodyValidator(subscriptionSchema);
@@ -29,12 +29,20 @@ function subscriptionBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** Creates a subscription of the owner's playbook through the API: subscriptionBody with `overrides`. */
+function subscribe(
+  { api, playbookId }: { api: AuthedAgent; playbookId: string },
+  overrides: Record<string, unknown> = {},
+) {
+  return api
+    .post(`/api/v1/playbooks/${playbookId}/subscriptions`)
+    .send(subscriptionBody(overrides));
+}
+
 describe('playbook subscriptions CRUD', () => {
   it('creates (201, with its secret), reads, lists, updates and soft-deletes (204, then 404)', async () => {
     const { api, playbookId } = await owner();
-    const created = await api
-      .post(`/api/v1/playbooks/${playbookId}/subscriptions`)
-      .send(subscriptionBody());
+    const created = await subscribe({ api, playbookId });
     expect(created.status).toBe(201);
     expect(isSubscriptionWithSecret(created.body).ok).toBe(true);
     expect(created.body).toMatchObject({
@@ -98,9 +106,7 @@ describe('playbook subscriptions CRUD', () => {
   it("answers 404 for another account's subscription and playbook on every operation", async () => {
     const a = await owner();
     const b = await owner();
-    const id: string = (
-      await a.api.post(`/api/v1/playbooks/${a.playbookId}/subscriptions`).send(subscriptionBody())
-    ).body.id;
+    const id: string = (await subscribe(a)).body.id;
     for (const res of [
       await b.api.get(`/api/v1/subscriptions/${id}`),
       await b.api.patch(`/api/v1/subscriptions/${id}`).send({ enabled: false }),
@@ -127,9 +133,7 @@ describe('playbook subscriptions CRUD', () => {
   it('answers 404 for a deleted playbook', async () => {
     const { api, playbookId } = await owner();
     expect((await api.delete(`/api/v1/playbooks/${playbookId}`)).status).toBe(204);
-    const create = await api
-      .post(`/api/v1/playbooks/${playbookId}/subscriptions`)
-      .send(subscriptionBody());
+    const create = await subscribe({ api, playbookId });
     expect(create.status).toBe(404);
     expect(create.body.error.message).toContain('playbook');
     expect((await api.get(`/api/v1/playbooks/${playbookId}/subscriptions`)).status).toBe(404);
@@ -144,9 +148,7 @@ describe('account-wide subscriptions', () => {
     expect(wide.status).toBe(201);
     expect(isSubscriptionWithSecret(wide.body).ok).toBe(true);
     expect(wide.body.playbook_id).toBeNull();
-    const own = await api
-      .post(`/api/v1/playbooks/${playbookId}/subscriptions`)
-      .send(subscriptionBody());
+    const own = await subscribe({ api, playbookId });
     const all = await api.get('/api/v1/subscriptions');
     expect(all.status).toBe(200);
     expect(all.body.data.map((s: { id: string }) => s.id)).toEqual([own.body.id, wide.body.id]);
@@ -174,9 +176,7 @@ describe('account-wide subscriptions', () => {
 describe('the secret', () => {
   it('is answered by create and rotate_secret only, never by read, list or update', async () => {
     const { api, playbookId } = await owner();
-    const created = await api
-      .post(`/api/v1/playbooks/${playbookId}/subscriptions`)
-      .send(subscriptionBody());
+    const created = await subscribe({ api, playbookId });
     const id: string = created.body.id;
     const secret: string = created.body.secret;
     const answers = [
@@ -320,9 +320,7 @@ describe('labels', () => {
     [{ events: ['started', 'started'] }, 'events', 'invalid', ''],
   ])('refuses %j', async (overrides, field, code, mentions) => {
     const { api, playbookId } = await owner();
-    const res = await api
-      .post(`/api/v1/playbooks/${playbookId}/subscriptions`)
-      .send(subscriptionBody(overrides));
+    const res = await subscribe({ api, playbookId }, overrides);
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('validation_failed');
     expect(res.body.error.details).toEqual([{ field, code, message: expect.any(String) }]);
@@ -381,9 +379,7 @@ describe('url', () => {
 
   it.each(refused)('refuses %s with 422 when private targets are disallowed', async (url, code) => {
     const { api, playbookId } = await owner();
-    const res = await api
-      .post(`/api/v1/playbooks/${playbookId}/subscriptions`)
-      .send(subscriptionBody({ url }));
+    const res = await subscribe({ api, playbookId }, { url });
     expect(res.status).toBe(422);
     expect(res.body.error.details).toEqual([{ field: 'url', code, message: expect.any(String) }]);
     const wide = await api.post('/api/v1/subscriptions').send(subscriptionBody({ url }));

@@ -8,9 +8,9 @@ describe('headers on every intake answer', () => {
   it('says nosniff and no-store, accepted or refused, found or not', async () => {
     const source = await h.makeSource();
     const answers = await Promise.all([
-      request(h.app).post(source.path).send(validLead()),
-      request(h.app).post(source.path).send({}),
-      request(h.app).post(source.path).set('content-type', 'application/json').send('{'),
+      h.post(source, validLead()),
+      h.post(source, {}),
+      h.post(source, '{', { 'content-type': 'application/json' }),
       request(h.app).post('/marketing_sources/acc_nope/key').send(validLead()),
       request(h.app).options(source.path).set('origin', 'https://seller.example'),
       request(h.app).get('/no/such/path'),

@@ -2,8 +2,8 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EXTRA_FIELD_LIMITS, LEAD_FIELD_NAMES } from '@leadhook/contracts';
 import { createMetrics, healthRoutes } from '@leadhook/observability';
-import { validLead } from '@leadhook/testkit';
-import { createHarness, type Harness, type TestSource } from './testing/harness.js';
+import { useHarness, validLead } from '@leadhook/testkit';
+import { createHarness, type TestSource } from './testing/harness.js';
 
 /**
  * The worst bodies intake can receive, each under the 64 KiB body limit, sent by
@@ -18,13 +18,12 @@ const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
 const KIB = 1024;
 
-let h: Harness;
+const h = useHarness(() => createHarness());
 let server: Server;
 let base: string;
 let source: TestSource;
 
 beforeAll(async () => {
-  h = await createHarness();
   const app = h.buildApp({
     health: healthRoutes({ checks: {}, registry: createMetrics('intake-abuse').registry }),
   });
@@ -35,7 +34,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
-  await h.close();
 });
 
 interface Answer {

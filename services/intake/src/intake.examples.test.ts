@@ -10,7 +10,7 @@ import {
   leadSubmissionSchema,
 } from '@leadhook/contracts';
 import request from 'supertest';
-import { createHarness, type Harness } from './testing/harness.js';
+import { createHarness, FORM_HEADERS, type Harness } from './testing/harness.js';
 
 /**
  * Every example a seller is shown makes a lead when posted: the Integration
@@ -67,7 +67,17 @@ function markdownLeads(text: string): Record<string, unknown>[] {
 /** Posts a body to a source of a new account (so equal phones are not duplicates of each other). */
 async function post(body: Record<string, unknown>): Promise<request.Response> {
   const source = await h.makeSource();
-  return request(h.app).post(source.path).send(body);
+  return h.post(source, body);
+}
+
+/** Posts `body` (as {@link post} does) and expects it accepted; `about` names it in a failure. */
+async function expectAccepted(about: unknown[], body: Record<string, unknown>): Promise<void> {
+  const res = await post(body);
+  expect([...about, res.status, res.body]).toEqual([
+    ...about,
+    201,
+    expect.objectContaining({ status: 'accepted' }),
+  ]);
 }
 
 describe('documented examples, posted to intake', () => {
@@ -77,12 +87,9 @@ describe('documented examples, posted to intake', () => {
       id: source.sourceId,
       post_url: `http://intake.test${source.path}`,
     });
-    const json = await request(h.app).post(source.path).send(curlJsonBody(doc.examples.curl_json));
+    const json = await h.post(source, curlJsonBody(doc.examples.curl_json));
     expect([json.status, json.body.status]).toEqual([201, 'accepted']);
-    const form = await request(h.app)
-      .post(source.path)
-      .type('form')
-      .send(curlFormBody(doc.examples.curl_form));
+    const form = await h.post(source, curlFormBody(doc.examples.curl_form), FORM_HEADERS);
     expect([form.status, form.body.status]).toEqual([201, 'accepted']);
     expect(form.body.lead_id).not.toBe(json.body.lead_id);
   });
@@ -90,13 +97,7 @@ describe('documented examples, posted to intake', () => {
   it('every example of every field makes a lead', async () => {
     for (const [name, schema] of Object.entries(leadSubmissionSchema.properties)) {
       for (const example of schema.examples) {
-        const res = await post({ ...exampleLead(0), [name]: example });
-        expect([name, example, res.status, res.body]).toEqual([
-          name,
-          example,
-          201,
-          expect.objectContaining({ status: 'accepted' }),
-        ]);
+        await expectAccepted([name, example], { ...exampleLead(0), [name]: example });
       }
     }
   });
@@ -121,13 +122,7 @@ describe('documented examples, posted to intake', () => {
     for (const file of files) {
       for (const lead of markdownLeads(readFileSync(file, 'utf8'))) {
         expect(Object.keys(lead)).toEqual(expect.arrayContaining([...LEAD_FIELD_NAMES]));
-        const res = await post(lead);
-        expect([file, lead, res.status, res.body]).toEqual([
-          file,
-          lead,
-          201,
-          expect.objectContaining({ status: 'accepted' }),
-        ]);
+        await expectAccepted([file, lead], lead);
       }
     }
   });
@@ -137,20 +132,10 @@ describe('documented examples, posted to intake', () => {
     const example = (status: number) => intakeResponses().find((r) => r.status === status)?.example;
     const { phone: _phone, ...withoutPhone } = exampleLead(0);
     const answers: [number, request.Test][] = [
-      [
-        422,
-        request(h.app)
-          .post(source.path)
-          .send({ ...withoutPhone, email: 'jane.doe@example' }),
-      ],
-      [400, request(h.app).post(source.path).type('json').send('{"first_name":')],
+      [422, h.post(source, { ...withoutPhone, email: 'jane.doe@example' })],
+      [400, h.post(source, '{"first_name":', { 'Content-Type': 'application/json' })],
       [404, request(h.app).post(`${source.path}x`).send(exampleLead(0))],
-      [
-        413,
-        request(h.app)
-          .post(source.path)
-          .send({ note: 'x'.repeat(70_000) }),
-      ],
+      [413, h.post(source, { note: 'x'.repeat(70_000) })],
       [415, request(h.app).post(source.path).type('text/plain').send('x')],
     ];
     for (const [status, answer] of answers) {
@@ -158,11 +143,12 @@ describe('documented examples, posted to intake', () => {
       expect([status, res.status, res.body]).toEqual([status, status, example(status)]);
     }
     const lead = { ...exampleLead(1), phone: '(512) 555-0111' };
-    await request(h.app).post(source.path).set('Idempotency-Key', 'k').send(lead);
-    const conflict = await request(h.app)
-      .post(source.path)
-      .set('Idempotency-Key', 'k')
-      .send({ ...lead, first_name: 'Other' });
+    await h.post(source, lead, { 'Idempotency-Key': 'k' });
+    const conflict = await h.post(
+      source,
+      { ...lead, first_name: 'Other' },
+      { 'Idempotency-Key': 'k' },
+    );
     expect([conflict.status, conflict.body]).toEqual([409, example(409)]);
   });
 });

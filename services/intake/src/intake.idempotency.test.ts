@@ -1,5 +1,5 @@
 import { useHarness, validLead } from '@leadhook/testkit';
-import request from 'supertest';
+
 import { bodyHash } from './intake.service.js';
 import { countRows, createHarness } from './testing/harness.js';
 
@@ -9,16 +9,13 @@ describe('Idempotency-Key', () => {
   it('replays the first 201 with Idempotent-Replayed, without a new lead or submission', async () => {
     const source = await h.makeSource();
     const body = validLead();
-    const first = await request(h.app).post(source.path).set('Idempotency-Key', 'k-1').send(body);
+    const first = await h.post(source, body, { 'Idempotency-Key': 'k-1' });
     expect(first.status).toBe(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
 
     // Same parsed body with its keys in another order: the same request.
     const reordered = Object.fromEntries(Object.entries(body).reverse());
-    const again = await request(h.app)
-      .post(source.path)
-      .set('Idempotency-Key', 'k-1')
-      .send(reordered);
+    const again = await h.post(source, reordered, { 'Idempotency-Key': 'k-1' });
     expect(again.status).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
@@ -28,27 +25,18 @@ describe('Idempotency-Key', () => {
 
   it('replays a 422 and a duplicate 200 too', async () => {
     const source = await h.makeSource();
-    const rejected = await request(h.app)
-      .post(source.path)
-      .set('Idempotency-Key', 'bad')
-      .send({ x: 1 });
+    const rejected = await h.post(source, { x: 1 }, { 'Idempotency-Key': 'bad' });
     expect(rejected.status).toBe(422);
-    const replayed = await request(h.app)
-      .post(source.path)
-      .set('Idempotency-Key', 'bad')
-      .send({ x: 1 });
+    const replayed = await h.post(source, { x: 1 }, { 'Idempotency-Key': 'bad' });
     expect(replayed.status).toBe(422);
     expect(replayed.headers['idempotent-replayed']).toBe('true');
     expect(replayed.body).toEqual(rejected.body);
 
     const body = validLead();
-    const original = await request(h.app).post(source.path).send(body);
-    const dup = await request(h.app).post(source.path).set('Idempotency-Key', 'dup').send(body);
+    const original = await h.post(source, body);
+    const dup = await h.post(source, body, { 'Idempotency-Key': 'dup' });
     expect(dup.status).toBe(200);
-    const dupAgain = await request(h.app)
-      .post(source.path)
-      .set('Idempotency-Key', 'dup')
-      .send(body);
+    const dupAgain = await h.post(source, body, { 'Idempotency-Key': 'dup' });
     expect(dupAgain.status).toBe(200);
     expect(dupAgain.headers['idempotent-replayed']).toBe('true');
     expect(dupAgain.body).toEqual({ status: 'duplicate', lead_id: original.body.lead_id });
@@ -58,13 +46,9 @@ describe('Idempotency-Key', () => {
 
   it('answers 409 idempotency_key_reused for another body, storing nothing', async () => {
     const source = await h.makeSource();
-    await request(h.app)
-      .post(source.path)
-      .set('Idempotency-Key', 'k')
-      .send(validLead())
-      .expect(201);
+    await h.post(source, validLead(), { 'Idempotency-Key': 'k' }).expect(201);
     const other = validLead();
-    const res = await request(h.app).post(source.path).set('Idempotency-Key', 'k').send(other);
+    const res = await h.post(source, other, { 'Idempotency-Key': 'k' });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({
       status: 'rejected',
@@ -85,15 +69,9 @@ describe('Idempotency-Key', () => {
   it('is scoped to the source and kept 24 hours', async () => {
     const a = await h.makeSource();
     const b = await h.makeSource({ accountId: a.accountId });
-    const res = await request(h.app)
-      .post(a.path)
-      .set('Idempotency-Key', 'shared')
-      .send(validLead());
+    const res = await h.post(a, validLead(), { 'Idempotency-Key': 'shared' });
     expect(res.status).toBe(201);
-    const other = await request(h.app)
-      .post(b.path)
-      .set('Idempotency-Key', 'shared')
-      .send(validLead());
+    const other = await h.post(b, validLead(), { 'Idempotency-Key': 'shared' });
     expect(other.status).toBe(201);
     expect(other.headers['idempotent-replayed']).toBeUndefined();
 
@@ -101,10 +79,7 @@ describe('Idempotency-Key', () => {
       `UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE source_id = $1`,
       [a.sourceId],
     );
-    const later = await request(h.app)
-      .post(a.path)
-      .set('Idempotency-Key', 'shared')
-      .send(validLead());
+    const later = await h.post(a, validLead(), { 'Idempotency-Key': 'shared' });
     expect(later.status).toBe(201);
     expect(later.headers['idempotent-replayed']).toBeUndefined();
     expect(later.body.lead_id).not.toBe(res.body.lead_id);
@@ -114,9 +89,7 @@ describe('Idempotency-Key', () => {
     const source = await h.makeSource();
     const body = validLead();
     const responses = await Promise.all(
-      Array.from({ length: 8 }, () =>
-        request(h.app).post(source.path).set('Idempotency-Key', 'race').send(body),
-      ),
+      Array.from({ length: 8 }, () => h.post(source, body, { 'Idempotency-Key': 'race' })),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(8).fill(201));
     expect(new Set(responses.map((r) => r.body.lead_id)).size).toBe(1);
@@ -126,10 +99,7 @@ describe('Idempotency-Key', () => {
 
   it('refuses an unusable key with 400', async () => {
     const source = await h.makeSource();
-    const res = await request(h.app)
-      .post(source.path)
-      .set('Idempotency-Key', 'x'.repeat(256))
-      .send(validLead());
+    const res = await h.post(source, validLead(), { 'Idempotency-Key': 'x'.repeat(256) });
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toMatchObject({ field: 'Idempotency-Key', code: 'invalid' });
     expect(await countRows(h.pool, 'submissions', 'source_id = $1', [source.sourceId])).toBe(0);

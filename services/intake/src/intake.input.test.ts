@@ -1,6 +1,6 @@
 import { useHarness, validLead } from '@leadhook/testkit';
 import request from 'supertest';
-import { countRows, createHarness, type TestSource } from './testing/harness.js';
+import { countRows, createHarness, FORM_HEADERS, type TestSource } from './testing/harness.js';
 
 /**
  * Input that PostgreSQL cannot store or that a reader would misread: each is a
@@ -27,6 +27,19 @@ function errorLines(): string[] {
 }
 
 /** Nothing stored but a rejection of codes and our field names; no error logged. */
+
+/**
+ * `text` posted as `type` to a fresh source is refused as a whole: `status`, one
+ * error naming no field with `code`, and no submission kept.
+ */
+async function expectRefusedWhole(type: string, text: string, status: number, code: string) {
+  const source = await h.makeSource();
+  const res = await h.post(source, text, { 'Content-Type': type });
+  expect(res.status).toBe(status);
+  expect(res.body.errors).toEqual([{ field: null, code, message: expect.any(String) }]);
+  expect(await countRows(h.pool, 'submissions', 'source_id = $1', [source.sourceId])).toBe(0);
+}
+
 async function expectRejectedAndKeptClean(source: TestSource): Promise<void> {
   expect(await countRows(h.pool, 'leads', 'source_id = $1', [source.sourceId])).toBe(0);
   const { rows } = await h.pool.query('SELECT * FROM submissions WHERE source_id = $1', [
@@ -66,10 +79,7 @@ describe('text that cannot be stored, and deep nesting', () => {
 
   it('a NUL in a form field is 422 invalid', async () => {
     const source = await h.makeSource();
-    const res = await request(h.app)
-      .post(source.path)
-      .type('form')
-      .send(formLeadWith(`external_id=${MARK}%00x`));
+    const res = await h.post(source, formLeadWith(`external_id=${MARK}%00x`), FORM_HEADERS);
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([
       { field: 'external_id', code: 'invalid', message: expect.any(String) },
@@ -87,7 +97,7 @@ describe('reserved names', () => {
         [FORM, formLeadWith(`${name}=${MARK}`)],
       ] as const) {
         const source = await h.makeSource();
-        const res = await request(h.app).post(source.path).set('Content-Type', type).send(text);
+        const res = await h.post(source, text, { 'Content-Type': type });
         expect(res.status).toBe(422);
         // The seller's answer names the field: it is theirs.
         expect(res.body.errors).toEqual([
@@ -107,10 +117,7 @@ describe('reserved names', () => {
 describe('form parsing', () => {
   it('a name sent more than once is 422 invalid', async () => {
     const source = await h.makeSource();
-    const res = await request(h.app)
-      .post(source.path)
-      .type('form')
-      .send(formLeadWith(`${MARK}=1&${MARK}=2`));
+    const res = await h.post(source, formLeadWith(`${MARK}=1&${MARK}=2`), FORM_HEADERS);
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([
       { field: MARK, code: 'invalid', message: expect.any(String) },
@@ -128,20 +135,14 @@ describe('form parsing', () => {
   ])(
     '%s of more than 75 fields is 413 too_many_fields, and nothing is kept',
     async (_c, type, text) => {
-      const source = await h.makeSource();
-      const res = await request(h.app).post(source.path).set('Content-Type', type).send(text);
-      expect(res.status).toBe(413);
-      expect(res.body.errors).toEqual([
-        { field: null, code: 'too_many_fields', message: expect.any(String) },
-      ]);
-      expect(await countRows(h.pool, 'submissions', 'source_id = $1', [source.sourceId])).toBe(0);
+      await expectRefusedWhole(type, text, 413, 'too_many_fields');
     },
   );
 
   it('75 fields are read (a lead with 58 extra fields is 422 too_many_fields)', async () => {
     const source = await h.makeSource();
     const extras = Array.from({ length: 58 }, (_, i) => `${MARK}${i}=1`).join('&');
-    const res = await request(h.app).post(source.path).type('form').send(formLeadWith(extras));
+    const res = await h.post(source, formLeadWith(extras), FORM_HEADERS);
     expect(res.status).toBe(422);
     expect(res.body.errors[0]).toMatchObject({ code: 'too_many_fields' });
   });
@@ -157,13 +158,7 @@ describe('charsets', () => {
     [`${FORM}; charset=iso-8859-1`, 'first_name=x'],
     [`${FORM}; charset=utf-16`, 'first_name=x'],
   ])('%s is 415, and nothing is kept', async (type, text) => {
-    const source = await h.makeSource();
-    const res = await request(h.app).post(source.path).set('Content-Type', type).send(text);
-    expect(res.status).toBe(415);
-    expect(res.body.errors).toEqual([
-      { field: null, code: 'unsupported_media_type', message: expect.any(String) },
-    ]);
-    expect(await countRows(h.pool, 'submissions', 'source_id = $1', [source.sourceId])).toBe(0);
+    await expectRefusedWhole(type, text, 415, 'unsupported_media_type');
   });
 
   it.each([
@@ -183,10 +178,7 @@ describe('charsets', () => {
     ],
   ])('%s as %s makes a lead', async (_what, type, encode) => {
     const source = await h.makeSource();
-    const res = await request(h.app)
-      .post(source.path)
-      .set('Content-Type', type)
-      .send(encode(validLead()));
+    const res = await h.post(source, encode(validLead()), { 'Content-Type': type });
     expect(res.status).toBe(201);
   });
 });

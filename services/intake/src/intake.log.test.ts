@@ -43,11 +43,10 @@ describe('the intake log at info', () => {
     expect((await send('log-duplicate', lead)).status).toBe(200);
     const bad = { ...lead, email: 'zq5 not an email', phone: '', zq5_object: { a: 1 } };
     expect((await send('log-rejected', bad)).status).toBe(422);
-    const malformed = await request(h.app)
-      .post(source.path)
-      .set('X-Request-Id', 'log-malformed')
-      .type('form')
-      .send(JSON.stringify(lead));
+    const malformed = await h.post(source, JSON.stringify(lead), {
+      'X-Request-Id': 'log-malformed',
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
     expect(malformed.status).toBe(400);
     const notFound = await request(h.app)
       .post(`${source.path}x`)

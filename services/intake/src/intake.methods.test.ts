@@ -77,7 +77,7 @@ describe('a live post URL', () => {
   });
 
   it('still takes leads by POST', async () => {
-    const res = await request(h.app).post(source.path).send(validLead());
+    const res = await h.post(source, validLead());
     expect(res.status).toBe(201);
   });
 });

@@ -1,6 +1,6 @@
 import { createPool } from '@leadhook/db';
 import { liveJob, OutboxRelay, outboxTopicsRelayedBy, QueueSet } from '@leadhook/queue';
-import { closedPort, freePort, PrivateRedis, validLead, waitFor } from '@leadhook/testkit';
+import { closedPort, PrivateRedis, validLead, waitFor } from '@leadhook/testkit';
 import request from 'supertest';
 import { countRows, createHarness, type Harness } from './testing/harness.js';
 
@@ -45,7 +45,7 @@ describe('PostgreSQL unavailable', () => {
       CREATE TRIGGER die_mid_intake BEFORE INSERT ON outbox
         FOR EACH ROW EXECUTE FUNCTION die_mid_intake();`);
     try {
-      const res = await request(h.app).post(source.path).send(validLead());
+      const res = await h.post(source, validLead());
       expect(res.status).toBe(503);
       expect(res.body.errors[0].code).toBe('unavailable');
       expect(await countRows(h.pool, 'leads', 'source_id = $1', [source.sourceId])).toBe(0);
@@ -54,7 +54,7 @@ describe('PostgreSQL unavailable', () => {
       await h.pool.query('DROP TRIGGER die_mid_intake ON outbox; DROP FUNCTION die_mid_intake()');
     }
     // The pool replaced the dead connection: the seller's retry is accepted.
-    const retry = await request(h.app).post(source.path).send(validLead());
+    const retry = await h.post(source, validLead());
     expect(retry.status).toBe(201);
   });
 });
@@ -66,8 +66,7 @@ describe('Redis unavailable', () => {
   let relay: OutboxRelay | undefined;
 
   beforeAll(async () => {
-    redis = new PrivateRedis(await freePort());
-    await redis.start();
+    redis = await PrivateRedis.onFreePort();
     h = await createHarness({ redisUrl: redis.url, options: { defaultRateLimitPerSecond: 1 } });
   });
 
@@ -80,7 +79,7 @@ describe('Redis unavailable', () => {
 
   it('keeps answering 201 during the outage; the outbox relay enqueues the leads once Redis is back', async () => {
     const source = await h.makeSource({ rateLimit: 1 });
-    const before = await request(h.app).post(source.path).send(validLead());
+    const before = await h.post(source, validLead());
     expect(before.status).toBe(201);
     await waitFor(() =>
       liveJob(h.queues.get('enrollment'), 'enrollment', { lead_id: before.body.lead_id }),
@@ -92,7 +91,7 @@ describe('Redis unavailable', () => {
     // Four leads at once against a limit of 1/s: the limiter cannot count without
     // Redis and lets them through.
     const responses = await Promise.all(
-      Array.from({ length: 4 }, () => request(h.app).post(source.path).send(validLead())),
+      Array.from({ length: 4 }, () => h.post(source, validLead())),
     );
     for (const res of responses) {
       expect(res.status).toBe(201);

@@ -1,14 +1,6 @@
 import { leadSubmissionSchema } from '@leadhook/contracts';
 import { createMetrics, healthRoutes } from '@leadhook/observability';
-import {
-  bodyWith,
-  type FieldPath,
-  hostilePaths,
-  hostileString,
-  hostileValue,
-  schemaFields,
-  validLead,
-} from '@leadhook/testkit';
+import { hostileBodies, schemaFields, validLead } from '@leadhook/testkit';
 import fc from 'fast-check';
 import request from 'supertest';
 import { createHarness, type Harness, type TestSource } from './testing/harness.js';
@@ -45,16 +37,14 @@ it('every field of a lead, as JSON and as a form: a 2xx or a documented 4xx, nev
   const statuses = new Set<number>();
   await fc.assert(
     fc.asyncProperty(
-      hostilePaths(fields, hostileString(LONG)),
-      hostileValue(LONG),
+      hostileBodies(validLead(), fields, LONG),
       fc.constantFrom('json', 'form'),
       fc.boolean(),
-      async (path: FieldPath, value, encoding, idempotent) => {
-        const text = bodyWith(validLead(), path, value);
+      async ({ text, deep }, encoding, idempotent) => {
         let req = request(app).post(source.path);
         if (idempotent) req = req.set('Idempotency-Key', `prop-${Math.random()}`);
         const res =
-          encoding === 'json' || value.kind === 'deep'
+          encoding === 'json' || deep
             ? await req.set('Content-Type', 'application/json').send(text)
             : await req
                 .type('form')

@@ -1,7 +1,7 @@
 import { LEAD_FIELD_NAMES } from '@leadhook/contracts';
 import { useHarness, validLead } from '@leadhook/testkit';
-import request from 'supertest';
-import { countRows, createHarness } from './testing/harness.js';
+
+import { countRows, createHarness, FORM_HEADERS } from './testing/harness.js';
 
 /**
  * Bodies that are not leads (empty, or a form that is not a form) answer 400, and
@@ -21,11 +21,7 @@ describe('a body that is not a lead', () => {
     'an empty %s body (Content-Length: 0) is 400 malformed_body',
     async (type) => {
       const source = await h.makeSource();
-      const res = await request(h.app)
-        .post(source.path)
-        .set('Content-Type', type)
-        .set('Content-Length', '0')
-        .send('');
+      const res = await h.post(source, '', { 'Content-Type': type, 'Content-Length': '0' });
       expect(res.status).toBe(400);
       expect(res.body).toEqual(MALFORMED);
       expect(res.body.errors[0].message).toMatch(/empty/);
@@ -44,10 +40,7 @@ describe('a body that is not a lead', () => {
     ['text without a pair', 'Zq9name zq9.form@leak.example.com'],
   ])('%s posted as a form is 400 malformed_body, and nothing is kept', async (_case, body) => {
     const source = await h.makeSource();
-    const res = await request(h.app)
-      .post(source.path)
-      .set('Content-Type', 'application/x-www-form-urlencoded')
-      .send(body);
+    const res = await h.post(source, body, FORM_HEADERS);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(MALFORMED);
     expect(await countRows(h.pool, 'submissions', 'source_id = $1', [source.sourceId])).toBe(0);
@@ -56,7 +49,7 @@ describe('a body that is not a lead', () => {
   it('a real form still makes a lead', async () => {
     const source = await h.makeSource();
     const form = new URLSearchParams(validLead() as Record<string, string>).toString();
-    const res = await request(h.app).post(source.path).type('form').send(form);
+    const res = await h.post(source, form, FORM_HEADERS);
     expect(res.status).toBe(201);
   });
 });
@@ -83,11 +76,10 @@ describe('what is kept of a rejected lead', () => {
     const source = await h.makeSource();
     const key = `${MARK}-idempotency-key`;
     const body = badLead();
-    const first = await request(h.app)
-      .post(source.path)
-      .set('Idempotency-Key', key)
-      .set('User-Agent', `${MARK}-agent`)
-      .send(body);
+    const first = await h.post(source, body, {
+      'Idempotency-Key': key,
+      'User-Agent': `${MARK}-agent`,
+    });
     expect(first.status).toBe(422);
     // The answer itself names the seller's fields: it is theirs.
     expect(JSON.stringify(first.body)).toContain(`${MARK}_object`);
@@ -113,7 +105,7 @@ describe('what is kept of a rejected lead', () => {
     expect(JSON.stringify(stored.rows[0])).not.toContain(MARK);
 
     // The replay answers the stored 422: the same problems, the seller's field names left out.
-    const replay = await request(h.app).post(source.path).set('Idempotency-Key', key).send(body);
+    const replay = await h.post(source, body, { 'Idempotency-Key': key });
     expect(replay.status).toBe(422);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(JSON.stringify(replay.body)).not.toContain(MARK);

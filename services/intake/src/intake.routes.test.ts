@@ -3,7 +3,7 @@ import { randomPhone, useHarness, validLead } from '@leadhook/testkit';
 import request from 'supertest';
 import { redactIntakeUrl } from './app.js';
 import { withErrorParam } from './intake.routes.js';
-import { countRows, createHarness } from './testing/harness.js';
+import { countRows, createHarness, FORM_HEADERS } from './testing/harness.js';
 
 const h = useHarness(() => createHarness());
 
@@ -17,7 +17,7 @@ describe('transport', () => {
   it('answers 415 to anything but JSON and form bodies', async () => {
     const source = await h.makeSource();
     for (const type of ['text/plain', 'multipart/form-data; boundary=x', 'application/xml']) {
-      const res = await request(h.app).post(source.path).set('Content-Type', type).send('x=1');
+      const res = await h.post(source, 'x=1', { 'Content-Type': type });
       expect(res.status).toBe(415);
       expect(res.body).toEqual({
         status: 'rejected',
@@ -29,20 +29,19 @@ describe('transport', () => {
 
   it('accepts JSON with a charset parameter', async () => {
     const source = await h.makeSource();
-    const res = await request(h.app)
-      .post(source.path)
-      .set('Content-Type', 'application/json; charset=utf-8')
-      .send(JSON.stringify(validLead()));
+    const res = await h.post(source, JSON.stringify(validLead()), {
+      'Content-Type': 'application/json; charset=utf-8',
+    });
     expect(res.status).toBe(201);
   });
 
   it('answers 413 over the body limit, for JSON and forms', async () => {
     const source = await h.makeSource();
     const big = validLead({ note: 'x'.repeat(70_000) });
-    const json = await request(h.app).post(source.path).send(big);
+    const json = await h.post(source, big);
     expect(json.status).toBe(413);
     expect(json.body.errors[0].code).toBe('body_too_large');
-    const form = await request(h.app).post(source.path).type('form').send(formBody(big));
+    const form = await h.post(source, formBody(big), FORM_HEADERS);
     expect(form.status).toBe(413);
     expect(await countRows(h.pool, 'leads', 'source_id = $1', [source.sourceId])).toBe(0);
   });
@@ -54,10 +53,7 @@ describe('transport', () => {
     ['null', 'null'],
   ])('answers 400 malformed_body for %s', async (_what, text) => {
     const source = await h.makeSource();
-    const res = await request(h.app)
-      .post(source.path)
-      .set('Content-Type', 'application/json')
-      .send(text);
+    const res = await h.post(source, text, { 'Content-Type': 'application/json' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       status: 'rejected',
@@ -101,7 +97,7 @@ describe('not found', () => {
       expect(await countRows(h.pool, 'submissions', 'source_id = $1', [source.sourceId])).toBe(0);
     }
     // The source still works at its own URL.
-    expect((await request(h.app).post(active.path).send(validLead())).status).toBe(201);
+    expect((await h.post(active, validLead())).status).toBe(201);
   });
 });
 
@@ -118,10 +114,7 @@ describe('browsers', () => {
     expect(preflight.headers['access-control-allow-methods']).toContain('POST');
     expect(preflight.headers['access-control-allow-headers']).toBe('content-type, idempotency-key');
 
-    const post = await request(h.app)
-      .post(source.path)
-      .set('Origin', 'https://another.example')
-      .send(validLead());
+    const post = await h.post(source, validLead(), { Origin: 'https://another.example' });
     expect(post.status).toBe(201);
     expect(post.headers['access-control-allow-origin']).toBe('*');
     expect(post.headers['access-control-expose-headers']).toContain('Idempotent-Replayed');
@@ -130,23 +123,18 @@ describe('browsers', () => {
   it('redirects form posts to redirect_url with 303, and rejected ones with ?error=', async () => {
     const source = await h.makeSource({ redirectUrl: 'https://seller.example/thanks?campaign=7' });
     const phone = randomPhone().national;
-    const accepted = await request(h.app)
-      .post(source.path)
-      .type('form')
-      .send(formBody(validLead({ phone })));
+    const accepted = await h.post(source, formBody(validLead({ phone })), FORM_HEADERS);
     expect(accepted.status).toBe(303);
     expect(accepted.headers.location).toBe('https://seller.example/thanks?campaign=7');
-    const duplicate = await request(h.app)
-      .post(source.path)
-      .type('form')
-      .send(formBody(validLead({ phone })));
+    const duplicate = await h.post(source, formBody(validLead({ phone })), FORM_HEADERS);
     expect(duplicate.status).toBe(303);
     expect(duplicate.headers.location).toBe('https://seller.example/thanks?campaign=7');
 
-    const rejected = await request(h.app)
-      .post(source.path)
-      .type('form')
-      .send(formBody(validLead({ email: 'nope', phone: '1' })));
+    const rejected = await h.post(
+      source,
+      formBody(validLead({ email: 'nope', phone: '1' })),
+      FORM_HEADERS,
+    );
     expect(rejected.status).toBe(303);
     expect(rejected.headers.location).toBe(
       'https://seller.example/thanks?campaign=7&error=invalid',
@@ -158,19 +146,16 @@ describe('browsers', () => {
     ).toBe(1);
 
     // JSON always gets JSON.
-    const json = await request(h.app).post(source.path).send(validLead());
+    const json = await h.post(source, validLead());
     expect(json.status).toBe(201);
     expect(json.body.status).toBe('accepted');
-    const jsonRejected = await request(h.app).post(source.path).send({});
+    const jsonRejected = await h.post(source, {});
     expect(jsonRejected.status).toBe(422);
   });
 
   it('answers JSON to form posts when the source has no redirect_url', async () => {
     const source = await h.makeSource();
-    const res = await request(h.app)
-      .post(source.path)
-      .type('form')
-      .send(formBody({ first_name: 'Jane' }));
+    const res = await h.post(source, formBody({ first_name: 'Jane' }), FORM_HEADERS);
     expect(res.status).toBe(422);
     expect(res.body.errors.length).toBe(15);
   });
@@ -188,10 +173,7 @@ describe('browsers', () => {
 describe('consent evidence', () => {
   it('takes the IP from X-Forwarded-For only when trust proxy is on', async () => {
     const source = await h.makeSource();
-    const untrusted = await request(h.app)
-      .post(source.path)
-      .set('X-Forwarded-For', '203.0.113.9')
-      .send(validLead());
+    const untrusted = await h.post(source, validLead(), { 'X-Forwarded-For': '203.0.113.9' });
     const trusting = h.buildApp({ options: { trustProxy: true } });
     const trusted = await request(trusting)
       .post(source.path)
@@ -210,20 +192,16 @@ describe('logs', () => {
     const source = await h.makeSource();
     const phone = randomPhone();
     h.logLines.length = 0;
-    await request(h.app)
-      .post(source.path)
-      .send(
-        validLead({
-          phone: phone.national,
-          email: 'secret.person@example.org',
-          note: 'body-marker',
-        }),
-      );
-    await request(h.app).post(source.path).send({ email: 'secret.person@example.org' });
-    await request(h.app)
-      .post(source.path)
-      .set('Content-Type', 'application/json')
-      .send('{"phone": "5');
+    await h.post(
+      source,
+      validLead({
+        phone: phone.national,
+        email: 'secret.person@example.org',
+        note: 'body-marker',
+      }),
+    );
+    await h.post(source, { email: 'secret.person@example.org' });
+    await h.post(source, '{"phone": "5', { 'Content-Type': 'application/json' });
     const text = h.logLines.join('');
     expect(h.logLines.length).toBeGreaterThanOrEqual(3);
     expect(text).toContain(`/marketing_sources/${source.accountId}/[redacted]`);
@@ -269,9 +247,10 @@ describe('logs', () => {
 
   it('answers NUL in a field with 422, logging none of the lead', async () => {
     const source = await h.makeSource();
-    const response = await request(h.app)
-      .post(source.path)
-      .send(validLead({ first_name: 'Ja\u0000ne', email: 'nul.probe@example.org' }));
+    const response = await h.post(
+      source,
+      validLead({ first_name: 'Ja\u0000ne', email: 'nul.probe@example.org' }),
+    );
     expect(response.status).toBe(422);
     expect(response.body.errors).toContainEqual(
       expect.objectContaining({ field: 'first_name', code: 'invalid' }),

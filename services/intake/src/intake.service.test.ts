@@ -2,7 +2,7 @@ import { isId } from '@leadhook/db';
 import { liveJob } from '@leadhook/queue';
 import { randomPhone, useHarness, validLead, waitFor } from '@leadhook/testkit';
 import request from 'supertest';
-import { countRows, createHarness } from './testing/harness.js';
+import { countRows, createHarness, FORM_HEADERS } from './testing/harness.js';
 
 const h = useHarness(() => createHarness());
 
@@ -30,21 +30,20 @@ describe('an accepted lead', () => {
     const source = await h.makeSource({ name: 'Acme Leads' });
     const phone = randomPhone();
     const before = Date.now();
-    const res = await request(h.app)
-      .post(source.path)
-      .set('User-Agent', 'SellerBot/1.0')
-      .send(
-        validLead({
-          phone: phone.national,
-          current_residence_state: 'tx',
-          date_of_birth: '04/12/1985',
-          gender: ' Female ',
-          credit_rating: 'GOOD',
-          external_id: 'v-88213',
-          utm_source: 'google',
-          score: 7,
-        }),
-      );
+    const res = await h.post(
+      source,
+      validLead({
+        phone: phone.national,
+        current_residence_state: 'tx',
+        date_of_birth: '04/12/1985',
+        gender: ' Female ',
+        credit_rating: 'GOOD',
+        external_id: 'v-88213',
+        utm_source: 'google',
+        score: 7,
+      }),
+      { 'User-Agent': 'SellerBot/1.0' },
+    );
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ status: 'accepted', lead_id: expect.any(String) });
     const leadId: string = res.body.lead_id;
@@ -108,15 +107,14 @@ describe('an accepted lead', () => {
     const source = await h.makeSource();
     const phone = randomPhone();
     const digits = Number(phone.e164.slice(2));
-    const json = await request(h.app)
-      .post(source.path)
-      .send(validLead({ phone: digits, current_residence_zip: 78701 }));
+    const json = await h.post(source, validLead({ phone: digits, current_residence_zip: 78701 }));
     expect(json.status).toBe(201);
 
-    const form = await request(h.app)
-      .post(source.path)
-      .type('form')
-      .send(new URLSearchParams(validLead() as Record<string, string>).toString());
+    const form = await h.post(
+      source,
+      new URLSearchParams(validLead() as Record<string, string>).toString(),
+      FORM_HEADERS,
+    );
     expect(form.status).toBe(201);
     expect(form.body.status).toBe('accepted');
   });
@@ -125,18 +123,17 @@ describe('an accepted lead', () => {
 describe('a rejected lead', () => {
   it('answers 422 with every problem and records only the reasons, never the body', async () => {
     const source = await h.makeSource();
-    const res = await request(h.app)
-      .post(source.path)
-      .set('User-Agent', 'SellerBot/1.0')
-      .send(
-        validLead({
-          email: 'not-an-email',
-          phone: '12',
-          first_name: ' ',
-          current_residence_state: undefined,
-          external_id: 'v-1',
-        }),
-      );
+    const res = await h.post(
+      source,
+      validLead({
+        email: 'not-an-email',
+        phone: '12',
+        first_name: ' ',
+        current_residence_state: undefined,
+        external_id: 'v-1',
+      }),
+      { 'User-Agent': 'SellerBot/1.0' },
+    );
     expect(res.status).toBe(422);
     expect(res.body.status).toBe('rejected');
     expect(res.body.errors).toEqual([
@@ -169,7 +166,7 @@ describe('a rejected lead', () => {
   it('answers 422 too_many_fields beyond 50 extra fields', async () => {
     const source = await h.makeSource();
     const extras = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`x${i}`, 'v']));
-    const res = await request(h.app).post(source.path).send(validLead(extras));
+    const res = await h.post(source, validLead(extras));
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([
       { field: 'x50', code: 'too_many_fields', message: expect.any(String) },
@@ -182,15 +179,14 @@ describe('duplicates', () => {
     const first = await h.makeSource({ name: 'First vendor' });
     const second = await h.makeSource({ accountId: first.accountId, name: 'Second vendor' });
     const phone = randomPhone();
-    const original = await request(h.app)
-      .post(first.path)
-      .send(validLead({ phone: phone.national }));
+    const original = await h.post(first, validLead({ phone: phone.national }));
     expect(original.status).toBe(201);
     const leadId: string = original.body.lead_id;
 
-    const dup = await request(h.app)
-      .post(second.path)
-      .send(validLead({ phone: phone.e164, first_name: 'Janet', external_id: 'aff-7' }));
+    const dup = await h.post(
+      second,
+      validLead({ phone: phone.e164, first_name: 'Janet', external_id: 'aff-7' }),
+    );
     expect(dup.status).toBe(200);
     expect(dup.body).toEqual({ status: 'duplicate', lead_id: leadId });
 
@@ -209,34 +205,30 @@ describe('duplicates', () => {
     const a = await h.makeSource();
     const b = await h.makeSource();
     const phone = randomPhone().national;
-    expect((await request(h.app).post(a.path).send(validLead({ phone }))).status).toBe(201);
-    expect((await request(h.app).post(b.path).send(validLead({ phone }))).status).toBe(201);
+    expect((await h.post(a, validLead({ phone }))).status).toBe(201);
+    expect((await h.post(b, validLead({ phone }))).status).toBe(201);
   });
 
   it('counts the window from the original acceptance, with the account override', async () => {
     const source = await h.makeSource();
     const phone = randomPhone().national;
-    const first = await request(h.app).post(source.path).send(validLead({ phone }));
+    const first = await h.post(source, validLead({ phone }));
     const firstId: string = first.body.lead_id;
     await h.pool.query(`UPDATE leads SET created_at = now() - interval '31 days' WHERE id = $1`, [
       firstId,
     ]);
     // Outside the default 30 days: a new lead.
-    const second = await request(h.app).post(source.path).send(validLead({ phone }));
+    const second = await h.post(source, validLead({ phone }));
     expect(second.status).toBe(201);
     expect(second.body.lead_id).not.toBe(firstId);
 
     const longWindow = await h.makeSource({ duplicateWindowDays: 60 });
     const phone2 = randomPhone().national;
-    const old = await request(h.app)
-      .post(longWindow.path)
-      .send(validLead({ phone: phone2 }));
+    const old = await h.post(longWindow, validLead({ phone: phone2 }));
     await h.pool.query(`UPDATE leads SET created_at = now() - interval '31 days' WHERE id = $1`, [
       old.body.lead_id,
     ]);
-    const again = await request(h.app)
-      .post(longWindow.path)
-      .send(validLead({ phone: phone2 }));
+    const again = await h.post(longWindow, validLead({ phone: phone2 }));
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ status: 'duplicate', lead_id: old.body.lead_id });
   });
@@ -272,9 +264,7 @@ describe('duplicates', () => {
         FOR EACH ROW WHEN (NEW.first_name = 'RefuseMe') EXECUTE FUNCTION refuse_marked_lead();`);
     const responses = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        request(h.app)
-          .post(source.path)
-          .send(validLead(i === 4 ? { first_name: 'RefuseMe' } : {})),
+        h.post(source, validLead(i === 4 ? { first_name: 'RefuseMe' } : {})),
       ),
     );
     await h.pool.query('DROP TRIGGER refuse_marked_lead ON leads');
@@ -285,9 +275,7 @@ describe('duplicates', () => {
   it('creates exactly one lead when ten identical submissions race', async () => {
     const source = await h.makeSource();
     const body = validLead();
-    const responses = await Promise.all(
-      Array.from({ length: 10 }, () => request(h.app).post(source.path).send(body)),
-    );
+    const responses = await Promise.all(Array.from({ length: 10 }, () => h.post(source, body)));
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     const leadIds = new Set(responses.map((r) => r.body.lead_id));

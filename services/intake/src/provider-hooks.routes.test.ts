@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { newId } from '@leadhook/db';
 import { SimulationProvider } from '@leadhook/providers';
-import { validLead } from '@leadhook/testkit';
+import { anEnrollment, validLead } from '@leadhook/testkit';
 import { generateSecret, sign } from '@leadhook/webhooks';
 import request from 'supertest';
 import { createHarness, type Harness } from './testing/harness.js';
@@ -29,17 +29,11 @@ async function enrolledLead(): Promise<{ leadId: string; phone: string; enrollme
   expect(res.status).toBe(201);
   const leadId = String(res.body.lead_id);
   const lead = await h.prisma.lead.findUniqueOrThrow({ where: { id: leadId } });
-  const enrollmentId = newId('enrollment');
-  await h.prisma.enrollment.create({
-    data: {
-      id: enrollmentId,
-      leadId,
-      playbookId: source.playbookId,
-      status: 'active',
-      currentStep: 1,
-      nextRunAt: new Date(Date.now() + 3_600_000),
-    },
-  });
+  const enrollmentId = await anEnrollment(
+    h.prisma,
+    { leadId, playbookId: source.playbookId },
+    { currentStep: 1, nextRunAt: new Date(Date.now() + 3_600_000) },
+  );
   return { leadId, phone: lead.phone, enrollmentId };
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS_DIR, newId } from '@leadhook/db';
 import { useHarness, validLead } from '@leadhook/testkit';
-import request from 'supertest';
+
 import { idempotencyKeyDigest } from './intake.store.js';
 import { createHarness } from './testing/harness.js';
 
@@ -52,16 +52,10 @@ describe('the rejections migration', () => {
     );
     // An idempotent 201 and 422 stored under their raw keys, as before.
     const body = validLead();
-    const accepted = await request(h.app)
-      .post(source.path)
-      .set('Idempotency-Key', 'k-ok')
-      .send(body);
+    const accepted = await h.post(source, body, { 'Idempotency-Key': 'k-ok' });
     expect(accepted.status).toBe(201);
     const rejectedBody = { zq7_object: { a: 1 } };
-    const rejected = await request(h.app)
-      .post(source.path)
-      .set('Idempotency-Key', 'k-bad')
-      .send(rejectedBody);
+    const rejected = await h.post(source, rejectedBody, { 'Idempotency-Key': 'k-bad' });
     expect(rejected.status).toBe(422);
     await h.pool.query(
       `UPDATE idempotency_keys SET key = CASE key WHEN $2 THEN 'k-ok' ELSE 'k-bad' END,
@@ -98,16 +92,10 @@ describe('the rejections migration', () => {
     );
 
     // The keys stored before still replay their answers.
-    const replayOk = await request(h.app)
-      .post(source.path)
-      .set('Idempotency-Key', 'k-ok')
-      .send(body);
+    const replayOk = await h.post(source, body, { 'Idempotency-Key': 'k-ok' });
     expect([replayOk.status, replayOk.headers['idempotent-replayed']]).toEqual([201, 'true']);
     expect(replayOk.body).toEqual(accepted.body);
-    const replayBad = await request(h.app)
-      .post(source.path)
-      .set('Idempotency-Key', 'k-bad')
-      .send(rejectedBody);
+    const replayBad = await h.post(source, rejectedBody, { 'Idempotency-Key': 'k-bad' });
     expect([replayBad.status, replayBad.headers['idempotent-replayed']]).toEqual([422, 'true']);
     expect(replayBad.body.errors).toEqual(
       rejected.body.errors.map((e: { field: string }) => ({

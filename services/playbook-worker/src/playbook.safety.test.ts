@@ -1,6 +1,5 @@
-import { newId } from '@leadhook/db';
 import { jobsOf, liveJob } from '@leadhook/queue';
-import { TEST_REDIS_URL, useHarness, waitFor } from '@leadhook/testkit';
+import { anEnrollment, jobsFailed, TEST_REDIS_URL, useHarness, waitFor } from '@leadhook/testkit';
 import { Queue } from 'bullmq';
 import { enrollLead } from './enrollment.job.js';
 import { runStep } from './step/step.runner.js';
@@ -11,17 +10,11 @@ const h = useHarness(() => Harness.create(), { afterEach: (h) => h.stopWorkers()
 /** An active play at step 0, due now, with no job in Redis. */
 async function duePlay(source: { playbookId: string; sourceId: string }) {
   const { leadId } = await h.lead(source);
-  const enrollmentId = newId('enrollment');
-  await h.prisma.enrollment.create({
-    data: {
-      id: enrollmentId,
-      leadId,
-      playbookId: source.playbookId,
-      status: 'active',
-      currentStep: 0,
-      nextRunAt: new Date(Date.now() - 10),
-    },
-  });
+  const enrollmentId = await anEnrollment(
+    h.prisma,
+    { leadId, playbookId: source.playbookId },
+    { nextRunAt: new Date(Date.now() - 10) },
+  );
   return { leadId, enrollmentId };
 }
 
@@ -141,16 +134,21 @@ describe('the contact window', () => {
   // 02:00 in San Francisco (PST, UTC-8) on a Monday: outside 08:00-21:00.
   const night = new Date('2026-11-23T10:00:00.000Z');
 
-  it('defers a step outside the window: contact_deferred with data.until, the step waits', async () => {
+  /** A worker open 08:00-21:00 on the clock `now`, and a lead enrolled there whose first SMS is deferred. */
+  async function deferredLead(now: () => Date) {
     const { runtime, handle } = await h.startWorker(
       { CONTACT_HOURS: '08:00-21:00' },
-      { now: () => night, reconcileIntervalMs: 200 },
+      { now, reconcileIntervalMs: 200 },
     );
     const source = await h.playbook([{ type: 'sms', delay_seconds: 0, template: 'Hi' }]);
     const { leadId } = await h.lead(source);
     await runtime.queues.enqueue('enrollment', { lead_id: leadId });
-
     await waitFor(async () => (await h.labels(leadId)).includes('contact_deferred'));
+    return { handle, leadId };
+  }
+
+  it('defers a step outside the window: contact_deferred with data.until, the step waits', async () => {
+    const { handle, leadId } = await deferredLead(() => night);
     const deferred = await h.prisma.activity.findFirstOrThrow({
       where: { leadId, activityLabel: 'contact_deferred' },
     });
@@ -171,14 +169,7 @@ describe('the contact window', () => {
 
   it('runs the step once the window opens', async () => {
     let now = night;
-    const { runtime, handle } = await h.startWorker(
-      { CONTACT_HOURS: '08:00-21:00' },
-      { now: () => now, reconcileIntervalMs: 200 },
-    );
-    const source = await h.playbook([{ type: 'sms', delay_seconds: 0, template: 'Hi' }]);
-    const { leadId } = await h.lead(source);
-    await runtime.queues.enqueue('enrollment', { lead_id: leadId });
-    await waitFor(async () => (await h.labels(leadId)).includes('contact_deferred'));
+    const { handle, leadId } = await deferredLead(() => now);
     const enrollment = await h.prisma.enrollment.findUniqueOrThrow({ where: { leadId } });
 
     now = new Date('2026-11-23T16:00:00.500Z');
@@ -253,43 +244,17 @@ describe('enrollment', () => {
 describe('a job whose payload is malformed', () => {
   it('fails at its first attempt, for good, and the worker goes on with valid jobs', async () => {
     const { runtime } = await h.startWorker();
-    const connection = { url: TEST_REDIS_URL };
-    const enrollments = new Queue('enrollment', { connection, prefix: h.prefix });
-    const steps = new Queue('playbook-step', { connection, prefix: h.prefix });
-    try {
-      // Three attempts allowed: a retry would show as attemptsMade > 1.
-      const bad = [
-        {
-          queue: enrollments,
-          id: (await enrollments.add('enrollment', { lead_id: 42 }, { attempts: 3 })).id,
-        },
-        {
-          queue: steps,
-          id: (
-            await steps.add(
-              'playbook-step',
-              { enrollment_id: 'enr_x', step: 'one' },
-              { attempts: 3 },
-            )
-          ).id,
-        },
-      ];
-      const failed = await waitFor(async () => {
-        const states = await Promise.all(bad.map(({ queue, id }) => queue.getJobState(id ?? '')));
-        if (!states.every((state) => state === 'failed')) return undefined;
-        return await Promise.all(bad.map(({ queue, id }) => queue.getJob(id ?? '')));
-      });
-      for (const job of failed) {
-        expect(job?.attemptsMade).toBe(1);
-        expect(job?.failedReason).toMatch(/^invalid (enrollment|playbook-step) job payload/);
-      }
-      const source = await h.playbook([{ type: 'sms', delay_seconds: 3600, template: 'Hi' }]);
-      const { leadId } = await h.lead(source);
-      await runtime.queues.enqueue('enrollment', { lead_id: leadId });
-      await waitFor(() => h.prisma.enrollment.findUnique({ where: { leadId } }));
-    } finally {
-      await enrollments.close();
-      await steps.close();
+    const failed = await jobsFailed(h.prefix, [
+      { topic: 'enrollment', data: { lead_id: 42 } },
+      { topic: 'playbook-step', data: { enrollment_id: 'enr_x', step: 'one' } },
+    ]);
+    for (const job of failed) {
+      expect(job.attemptsMade).toBe(1);
+      expect(job.failedReason).toMatch(/^invalid (enrollment|playbook-step) job payload/);
     }
+    const source = await h.playbook([{ type: 'sms', delay_seconds: 3600, template: 'Hi' }]);
+    const { leadId } = await h.lead(source);
+    await runtime.queues.enqueue('enrollment', { lead_id: leadId });
+    await waitFor(() => h.prisma.enrollment.findUnique({ where: { leadId } }));
   });
 });

@@ -7,12 +7,11 @@ import {
   aLead,
   aLeadOwner,
   closedPort,
-  TEST_REDIS_URL,
   useTestDatabase,
+  useTestWorkers,
   waitFor,
+  withOutboxRows,
 } from '@leadhook/testkit';
-import type { WorkerRuntime } from '@leadhook/worker-runtime';
-import { Queue } from 'bullmq';
 import pg from 'pg';
 import request from 'supertest';
 import type { PlaybookHandle } from './playbook.component.js';
@@ -21,24 +20,20 @@ import { createWorker } from './worker.js';
 const silent = createLogger({ service: 'playbook-worker', level: 'silent' });
 
 const db = useTestDatabase();
-const running: WorkerRuntime[] = [];
+const workers = useTestWorkers(db, (settings, onStarted: (handle: PlaybookHandle) => void) =>
+  createWorker({
+    config: loadConfig(settings),
+    port: 0,
+    logger: silent,
+    relayIntervalMs: 50,
+    playbook: { onStarted },
+  }),
+);
 
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((w) => w.stop()));
-});
-
+/** A worker on the test database and Redis (`env` on top), and supertest on its port. */
 async function startWorker(env: Record<string, string> = {}) {
-  const prefix = `t${randomBytes(5).toString('hex')}`;
-  const config = loadConfig({
-    DATABASE_URL: db.url,
-    REDIS_URL: TEST_REDIS_URL,
-    QUEUE_PREFIX: prefix,
-    ...env,
-  });
-  const worker = createWorker({ config, port: 0, logger: silent, relayIntervalMs: 50 });
-  running.push(worker);
-  const { port } = await worker.start();
-  return { worker, prefix, http: request(`http://127.0.0.1:${port}`) };
+  const started = await workers.start(env);
+  return { ...started, http: request(`http://127.0.0.1:${started.port}`) };
 }
 
 describe('playbook-worker', () => {
@@ -79,48 +74,32 @@ describe('playbook-worker', () => {
     // that queue): this relay neither claims nor sends it, so it stays open, and
     // its age shows in the gauge every worker exports.
     const { http, prefix } = await startWorker();
-    const leadId = `lead_${randomBytes(6).toString('hex')}`;
-    const activityId = `act_${randomBytes(6).toString('hex')}`;
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    const enrollments = new Queue('enrollment', { connection: { url: TEST_REDIS_URL }, prefix });
-    const activities = new Queue('activity', { connection: { url: TEST_REDIS_URL }, prefix });
-    try {
-      await client.query(
-        `INSERT INTO outbox (topic, payload, created_at, next_relay_at)
-         VALUES ('enrollment', $1, now() - interval '90 seconds', now()),
-                ('activity', $2, now() - interval '90 seconds', now())`,
-        [{ lead_id: leadId }, { activity_id: activityId }],
-      );
+    await withOutboxRows(db.url, prefix, 90, async ({ pool, queues, leadId, activityId }) => {
       const job = await waitFor(
-        async () => (await jobsOf(enrollments, 'enrollment', { lead_id: leadId }))[0],
+        async () => (await jobsOf(queues.get('enrollment'), 'enrollment', { lead_id: leadId }))[0],
       );
       expect(job.data).toEqual({ lead_id: leadId });
       await waitFor(async () => {
-        const { rows } = await client.query(
+        const { rows } = await pool.query(
           `SELECT 1 FROM outbox WHERE topic = 'enrollment' AND done_at IS NOT NULL`,
         );
         return rows.length === 1 ? true : undefined;
       });
       // Several relay rounds (every 50 ms) have passed the activity row by.
       await new Promise((r) => setTimeout(r, 300));
-      const { rows } = await client.query<{ relay_count: number; done: boolean }>(
+      const { rows } = await pool.query<{ relay_count: number; done: boolean }>(
         `SELECT relay_count, done_at IS NOT NULL AS done FROM outbox WHERE topic = 'activity'`,
       );
       expect(rows).toEqual([{ relay_count: 0, done: false }]);
-      expect(await jobsOf(activities, 'activity', { activity_id: activityId })).toEqual([]);
+      expect(await jobsOf(queues.get('activity'), 'activity', { activity_id: activityId })).toEqual(
+        [],
+      );
 
       const metrics = await http.get('/metrics');
       const age = /^leadhook_outbox_oldest_open_seconds\{[^}]*\} (\S+)$/m.exec(metrics.text);
       expect(Number(age?.[1])).toBeGreaterThanOrEqual(90);
       expect(metrics.text).toMatch(/^leadhook_outbox_relayed_total\{[^}]*\} 1$/m);
-    } finally {
-      await client.end();
-      for (const queue of [enrollments, activities]) {
-        await queue.obliterate({ force: true });
-        await queue.close();
-      }
-    }
+    });
   });
 
   it('exports how late the most overdue step is, read from PostgreSQL while no step can run', async () => {
@@ -168,22 +147,8 @@ describe('playbook-worker', () => {
   });
 
   it('sizes its pool from PLAYBOOK_WORKER_DATABASE_POOL_SIZE', async () => {
-    const config = loadConfig({
-      DATABASE_URL: db.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
-      PLAYBOOK_WORKER_DATABASE_POOL_SIZE: '3',
-    });
-    let handle: PlaybookHandle | undefined;
-    const worker = createWorker({
-      config,
-      port: 0,
-      logger: silent,
-      playbook: { onStarted: (h) => (handle = h) },
-    });
-    running.push(worker);
-    await worker.start();
-    const started = await waitFor(async () => handle);
+    const { handle } = await startWorker({ PLAYBOOK_WORKER_DATABASE_POOL_SIZE: '3' });
+    const started = await handle();
     expect(started.deps.pool.options.max).toBe(3);
   });
 

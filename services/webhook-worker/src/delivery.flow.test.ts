@@ -277,15 +277,29 @@ describe('heads sent by their fan-out', () => {
   });
 });
 
+/**
+ * A subscriber that holds every request until `release()`, then answers `body`
+ * (`pauseMs` later).
+ */
+async function heldSubscriber(body: string, pauseMs = 0) {
+  let released = false;
+  const subscriber = await h.subscriber(async (_req, res) => {
+    await waitFor(() => released, 30_000);
+    if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
+    res.end(body);
+  });
+  return {
+    subscriber,
+    release: () => {
+      released = true;
+    },
+  };
+}
+
 describe('ordering', () => {
   it('a slow subscriber gets a lead\u2019s activities in order, one at a time, without delaying another', async () => {
     const w = await h.startWorker({}, { concurrency: 8 });
-    let open = false;
-    const slow = await h.subscriber(async (_req, res) => {
-      await waitFor(() => open, 30_000);
-      await new Promise((r) => setTimeout(r, 50));
-      res.end('slow ok');
-    });
+    const { subscriber: slow, release } = await heldSubscriber('slow ok', 50);
     const fast = await h.subscriber();
     await h.subscription({ url: slow.url, events: ['*'] });
     await h.subscription({ url: fast.url, events: ['*'] });
@@ -316,7 +330,7 @@ describe('ordering', () => {
     expect(ofLead(fast, leadB)).toEqual(expectedB);
     expect(slow.received.length).toBe(2); // one in flight per (subscription, lead)
 
-    open = true;
+    release();
     await waitFor(() => slow.received.length === 2 * labels.length, 20_000);
     expect(ofLead(slow, leadA)).toEqual(expectedA);
     expect(ofLead(slow, leadB)).toEqual(expectedB);
@@ -327,11 +341,7 @@ describe('ordering', () => {
 describe('a backlog', () => {
   it('goes out in order, one at a time, each once, across jobs past the per-job limit', async () => {
     const w = await h.startWorker({}, { concurrency: 4 });
-    let open = false;
-    const sub = await h.subscriber(async (_req, res) => {
-      await waitFor(() => open, 30_000);
-      res.end('ok');
-    });
+    const { subscriber: sub, release } = await heldSubscriber('ok');
     const { id: subscriptionId } = await h.subscription({ url: sub.url });
     const leadId = await h.lead();
     const expected: string[] = [];
@@ -344,7 +354,7 @@ describe('a backlog', () => {
         expected.length - 1,
     );
     expect(sub.received).toHaveLength(1);
-    open = true;
+    release();
     await waitFor(() => sub.received.length === expected.length, 20_000);
     expect(sub.ids()).toEqual(expected);
     expect(sub.maxInFlight).toBe(1);

@@ -9,6 +9,16 @@ import { h, pool, useDeliverySql } from './testing/delivery-sql.js';
 
 useDeliverySql();
 
+/** Two chains of two deliveries on one subscription, each chain's head claimed. */
+async function twoClaimedChains() {
+  const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+  const [a1, a2] = await sql.chainOf(subscriptionId, 2);
+  const [b1, b2] = await sql.chainOf(subscriptionId, 2);
+  if (!a1 || !a2 || !b1 || !b2) throw new Error('no chains');
+  for (const id of [a1, b1]) expect((await sql.claim(id))?.claim).toBe('claimed');
+  return { subscriptionId, a1, a2, b1, b2 };
+}
+
 describe('the delivery functions', () => {
   it('records a batch as each attempt alone: each item answered by its position, chains go on, failures retry', async () => {
     const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
@@ -167,11 +177,7 @@ describe('the delivery functions', () => {
   });
 
   it("a record's own claim of the next delivery returns webhook_claim's step, with the attempt's outcome", async () => {
-    const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
-    const [a1, a2] = await sql.chainOf(subscriptionId, 2);
-    const [b1, b2] = await sql.chainOf(subscriptionId, 2);
-    if (!a1 || !a2 || !b1 || !b2) throw new Error('no chains');
-    for (const id of [a1, b1]) expect((await sql.claim(id))?.claim).toBe('claimed');
+    const { a1, a2, b1, b2 } = await twoClaimedChains();
     // A batch with a failure goes item by item: each is webhook_record_attempt's,
     // which claims the due next delivery itself. b1 fails with the schedule spent.
     const steps = await sql.recordBatch([
@@ -187,11 +193,7 @@ describe('the delivery functions', () => {
   });
 
   it('a record hands on to the next delivery only when it is due, unleased and its subscription live', async () => {
-    const { id: subscriptionId } = await h.subscription({ url: 'http://127.0.0.1:9/hook' });
-    const [a1, a2] = await sql.chainOf(subscriptionId, 2);
-    const [b1, b2] = await sql.chainOf(subscriptionId, 2);
-    if (!a1 || !a2 || !b1 || !b2) throw new Error('no chains');
-    for (const id of [a1, b1]) expect((await sql.claim(id))?.claim).toBe('claimed');
+    const { subscriptionId, a1, a2, b1, b2 } = await twoClaimedChains();
     // a2 is due in an hour (a redelivery scheduled later, say); b2 is leased elsewhere.
     await pool.query(
       `UPDATE deliveries SET next_attempt_at = now() + interval '1 hour' WHERE id = $1`,

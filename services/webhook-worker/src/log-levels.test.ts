@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '@leadhook/observability';
-import { TEST_REDIS_URL, useHarness, waitFor } from '@leadhook/testkit';
-import { Queue } from 'bullmq';
+import { jobsFailed, useHarness, waitFor } from '@leadhook/testkit';
 import { Harness, type RunningWorker } from './testing/harness.js';
 
 /**
@@ -89,50 +88,18 @@ describe('a job whose payload is malformed', () => {
   it('fails at its first attempt, for good, logged without the payload', async () => {
     const { logger, lines } = capturing('info');
     const w = await h.startWorker({}, {}, undefined, logger);
-    const connection = { url: TEST_REDIS_URL };
-    const activities = new Queue('activity', { connection, prefix: w.prefix });
-    const deliveries = new Queue('delivery', { connection, prefix: w.prefix });
-    try {
-      // Three attempts allowed: a retry would show as attemptsMade > 1.
-      const bad = [
-        {
-          queue: activities,
-          id: (
-            await activities.add(
-              'activity',
-              { activity_id: 'act_x', email: 'jane@example.com' },
-              { attempts: 3 },
-            )
-          ).id,
-        },
-        {
-          queue: deliveries,
-          id: (
-            await deliveries.add(
-              'delivery',
-              { delivery_id: 'del_x', attempt: '+15555550100' },
-              { attempts: 3 },
-            )
-          ).id,
-        },
-      ];
-      const failed = await waitFor(async () => {
-        const states = await Promise.all(bad.map(({ queue, id }) => queue.getJobState(id ?? '')));
-        if (!states.every((state) => state === 'failed')) return undefined;
-        return await Promise.all(bad.map(({ queue, id }) => queue.getJob(id ?? '')));
-      });
-      for (const job of failed) {
-        expect(job?.attemptsMade).toBe(1);
-        expect(job?.failedReason).toMatch(/^invalid (activity|delivery) job payload/);
-      }
-      await waitFor(async () => lines.filter((l) => l.msg === 'job failed').length === 2);
-      const text = JSON.stringify(lines);
-      expect(text).not.toContain('jane');
-      expect(text).not.toContain('5555550100');
-    } finally {
-      await activities.close();
-      await deliveries.close();
+    const failed = await jobsFailed(w.prefix, [
+      { topic: 'activity', data: { activity_id: 'act_x', email: 'jane@example.com' } },
+      { topic: 'delivery', data: { delivery_id: 'del_x', attempt: '+15555550100' } },
+    ]);
+    for (const job of failed) {
+      expect(job.attemptsMade).toBe(1);
+      expect(job.failedReason).toMatch(/^invalid (activity|delivery) job payload/);
     }
+    await waitFor(async () => lines.filter((l) => l.msg === 'job failed').length === 2);
+    const text = JSON.stringify(lines);
+    expect(text).not.toContain('jane');
+    expect(text).not.toContain('5555550100');
     // Valid jobs go on as before.
     await oneFailureThenSuccess(w);
   });

@@ -1,11 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@leadhook/config';
 import { createLogger } from '@leadhook/observability';
 import { jobsOf } from '@leadhook/queue';
-import { closedPort, freePort, TEST_REDIS_URL, useTestDatabase, waitFor } from '@leadhook/testkit';
-import type { WorkerRuntime } from '@leadhook/worker-runtime';
-import { Queue } from 'bullmq';
-import pg from 'pg';
+import {
+  closedPort,
+  freePort,
+  useTestDatabase,
+  useTestWorkers,
+  waitFor,
+  withOutboxRows,
+} from '@leadhook/testkit';
 import request from 'supertest';
 import type { WebhookHandle } from './webhook.component.js';
 import { createWorker } from './worker.js';
@@ -15,22 +18,20 @@ import { createWorker } from './worker.js';
 const silent = createLogger({ service: 'webhook-worker', level: 'silent' });
 
 const db = useTestDatabase();
-const running: WorkerRuntime[] = [];
+const workers = useTestWorkers(db, (settings, onStarted: (handle: WebhookHandle) => void) =>
+  createWorker({
+    config: loadConfig(settings),
+    port: 0,
+    logger: silent,
+    relayIntervalMs: 50,
+    webhooks: { onStarted },
+  }),
+);
 
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((w) => w.stop()));
-});
-
-async function startWorker(redisUrl: string) {
-  const config = loadConfig({
-    DATABASE_URL: db.url,
-    REDIS_URL: redisUrl,
-    QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
-  });
-  const worker = createWorker({ config, port: 0, logger: silent });
-  running.push(worker);
-  const { port } = await worker.start();
-  return request(`http://127.0.0.1:${port}`);
+/** A worker on the test database and Redis (`env` on top), and supertest on its port. */
+async function startWorker(env: Record<string, string> = {}) {
+  const started = await workers.start(env);
+  return { ...started, http: request(`http://127.0.0.1:${started.port}`) };
 }
 
 describe('webhook-worker', () => {
@@ -38,13 +39,13 @@ describe('webhook-worker', () => {
     const free = await freePort();
     const config = loadConfig({ WEBHOOK_WORKER_PORT: String(free), DATABASE_URL: db.url });
     const worker = createWorker({ config, logger: silent });
-    running.push(worker);
+    workers.stopAfterTest(worker);
     expect(await worker.start()).toEqual({ port: free });
     expect((await request(`http://127.0.0.1:${free}`).get('/healthz')).status).toBe(200);
   });
 
   it('answers /healthz, /readyz and /metrics under its own service name', async () => {
-    const http = await startWorker(TEST_REDIS_URL);
+    const { http } = await startWorker();
     expect((await http.get('/healthz')).body).toEqual({ status: 'ok' });
     const ready = await waitFor(async () => {
       const res = await http.get('/readyz');
@@ -59,29 +60,10 @@ describe('webhook-worker', () => {
   });
 
   it('relays its activity rows and leaves enrollment rows to the playbook worker', async () => {
-    const prefix = `t${randomBytes(5).toString('hex')}`;
-    const config = loadConfig({
-      DATABASE_URL: db.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: prefix,
-    });
-    const worker = createWorker({ config, port: 0, logger: silent, relayIntervalMs: 50 });
-    running.push(worker);
-    await worker.start();
-    const leadId = `lead_${randomBytes(6).toString('hex')}`;
-    const activityId = `act_${randomBytes(6).toString('hex')}`;
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    const enrollments = new Queue('enrollment', { connection: { url: TEST_REDIS_URL }, prefix });
-    const activities = new Queue('activity', { connection: { url: TEST_REDIS_URL }, prefix });
-    try {
-      await client.query(
-        `INSERT INTO outbox (topic, payload, next_relay_at)
-         VALUES ('enrollment', $1, now()), ('activity', $2, now())`,
-        [{ lead_id: leadId }, { activity_id: activityId }],
-      );
+    const { prefix } = await startWorker();
+    await withOutboxRows(db.url, prefix, 0, async ({ pool, queues, leadId, activityId }) => {
       const jobOf = async () =>
-        (await jobsOf(activities, 'activity', { activity_id: activityId }))[0];
+        (await jobsOf(queues.get('activity'), 'activity', { activity_id: activityId }))[0];
       let job = await jobOf();
       for (let i = 0; !job && i < 200; i++) {
         await new Promise((r) => setTimeout(r, 50));
@@ -90,45 +72,27 @@ describe('webhook-worker', () => {
       expect(job?.data).toEqual({ activity_id: activityId });
       // Several relay rounds (every 50 ms) pass the enrollment row by.
       await new Promise((r) => setTimeout(r, 300));
-      const { rows } = await client.query<{ relay_count: number; done: boolean }>(
+      const { rows } = await pool.query<{ relay_count: number; done: boolean }>(
         `SELECT relay_count, done_at IS NOT NULL AS done FROM outbox WHERE topic = 'enrollment'`,
       );
       expect(rows).toEqual([{ relay_count: 0, done: false }]);
-      expect(await jobsOf(enrollments, 'enrollment', { lead_id: leadId })).toEqual([]);
-    } finally {
-      await client.end();
-      for (const queue of [enrollments, activities]) {
-        await queue.obliterate({ force: true });
-        await queue.close();
-      }
-    }
+      expect(await jobsOf(queues.get('enrollment'), 'enrollment', { lead_id: leadId })).toEqual([]);
+    });
   });
 
   it('sizes its pool and send slots from the settings', async () => {
-    const config = loadConfig({
-      DATABASE_URL: db.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
+    const { handle } = await startWorker({
       WEBHOOK_WORKER_DATABASE_POOL_SIZE: '3',
       WEBHOOK_FANOUT_CONCURRENCY: '5',
     });
-    let handle: WebhookHandle | undefined;
-    const worker = createWorker({
-      config,
-      port: 0,
-      logger: silent,
-      webhooks: { onStarted: (h) => (handle = h) },
-    });
-    running.push(worker);
-    await worker.start();
-    const started = await waitFor(async () => handle);
+    const started = await handle();
     expect(started.deps.pool.options.max).toBe(3);
     // Each fan-out job may hold 4 claimed deliveries (fanout.job.ts).
     expect(started.deps.slots?.size).toBe(20);
   });
 
   it('answers /readyz 503 when Redis is unreachable, and stays alive', async () => {
-    const http = await startWorker(`redis://127.0.0.1:${await closedPort()}`);
+    const { http } = await startWorker({ REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
     const ready = await http.get('/readyz');
     expect(ready.status).toBe(503);
     expect(ready.body.checks).toEqual({ postgres: 'ok', redis: 'unavailable' });

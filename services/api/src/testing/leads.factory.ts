@@ -113,31 +113,6 @@ export async function createDuplicateSubmission(
   return id;
 }
 
-/** The lead's play, active by default (as the playbook worker leaves it after enrolling). */
-export async function createEnrollment(
-  prisma: PrismaClient,
-  lead: { leadId: string; playbookId: string },
-  overrides: {
-    status?: 'active' | 'completed' | 'stopped';
-    currentStep?: number;
-    nextRunAt?: Date | null;
-  } = {},
-): Promise<string> {
-  const id = newId('enrollment');
-  await prisma.enrollment.create({
-    data: {
-      id,
-      leadId: lead.leadId,
-      playbookId: lead.playbookId,
-      status: overrides.status ?? 'active',
-      currentStep: overrides.currentStep ?? 0,
-      nextRunAt:
-        overrides.nextRunAt === undefined ? new Date(Date.now() + 60_000) : overrides.nextRunAt,
-    },
-  });
-  return id;
-}
-
 /** A source, a playbook and a lead of the account, for deliveries to point at. */
 export async function createLeadOf(
   prisma: PrismaClient,

@@ -21,6 +21,7 @@ import {
 } from '@leadhook/testkit';
 import type { Express, Router } from 'express';
 import type { Redis } from 'ioredis';
+import request from 'supertest';
 import { createApp, type IntakeOptions } from '../app.js';
 
 // The api serves the OpenAPI document that describes the intake endpoint too;
@@ -60,6 +61,12 @@ export interface Harness {
   /** Every log line the app wrote. */
   logLines: string[];
   makeSource(spec?: SourceSpec): Promise<TestSource>;
+  /** POSTs `body` to `source`'s intake URL on the app with `headers` (a supertest request: await it). */
+  post(
+    source: Pick<TestSource, 'path'>,
+    body: string | object,
+    headers?: Record<string, string>,
+  ): request.Test;
   /**
    * A live source and three whose URL no longer is: one paused, one deleted,
    * one whose key was rotated (its old path is returned).
@@ -86,6 +93,9 @@ export interface HarnessOptions {
   redisUrl?: string;
   options?: Partial<IntakeOptions>;
 }
+
+/** The headers of a form post (the browser's form encoding). */
+export const FORM_HEADERS = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
 /** A fixed clock for "a past date", so tests do not depend on today. */
 export const TEST_NOW = new Date('2026-11-22T15:04:05.000Z');
@@ -169,8 +179,9 @@ export async function createHarness(harnessOptions: HarnessOptions = {}): Promis
     return { active, paused, deleted, rotated };
   };
 
+  const app = buildApp();
   return {
-    app: buildApp(),
+    app,
     db,
     pool,
     prisma,
@@ -179,6 +190,7 @@ export async function createHarness(harnessOptions: HarnessOptions = {}): Promis
     prefix,
     logLines,
     makeSource,
+    post: (source, body, headers = {}) => request(app).post(source.path).set(headers).send(body),
     makeDeadSources,
     buildApp,
     async close() {

@@ -11,10 +11,10 @@ import {
   createTestStores,
   forgetRedis,
   type StepSpec,
-  TEST_REDIS_URL,
   type TestDatabase,
   type TestStores,
   waitFor,
+  workerEnv,
 } from '@leadhook/testkit';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
 import type { PlaybookComponentOptions, PlaybookHandle } from '../playbook.component.js';
@@ -58,13 +58,9 @@ export class Harness {
     env: Record<string, string> = {},
     playbook: PlaybookComponentOptions = {},
   ): Promise<RunningWorker> {
-    const config = loadConfig({
-      DATABASE_URL: this.db.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: this.prefix,
-      CONTACT_HOURS: '00:00-24:00',
-      ...env,
-    });
+    const config = loadConfig(
+      workerEnv(this.db.url, { QUEUE_PREFIX: this.prefix, CONTACT_HOURS: '00:00-24:00', ...env }),
+    );
     let handle: PlaybookHandle | undefined;
     const runtime = createWorker({
       config,

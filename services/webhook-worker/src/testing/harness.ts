@@ -19,6 +19,7 @@ import {
   type TestDatabase,
   type TestStores,
   waitFor,
+  workerEnv,
 } from '@leadhook/testkit';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
 import type { WebhookComponentOptions, WebhookHandle } from '../webhook.component.js';
@@ -81,15 +82,15 @@ export class Harness {
     prefix = Harness.newPrefix(),
     logger: Logger = createLogger({ service: 'webhook-worker', level: 'silent' }),
   ): Promise<RunningWorker> {
-    const config = loadConfig({
-      DATABASE_URL: this.db.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: prefix,
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_RETRY_SCHEDULE: '0,100ms,200ms',
-      WEBHOOK_TIMEOUT_MS: '2000',
-      ...env,
-    });
+    const config = loadConfig(
+      workerEnv(this.db.url, {
+        QUEUE_PREFIX: prefix,
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_RETRY_SCHEDULE: '0,100ms,200ms',
+        WEBHOOK_TIMEOUT_MS: '2000',
+        ...env,
+      }),
+    );
     let handle: WebhookHandle | undefined;
     const runtime = createWorker({
       config,
