@@ -139,18 +139,25 @@ const [{ found }] = await sql(
 const dir = mkdtempSync(join(tmpdir(), 'leadhook-bench-'));
 const leadInsert = `INSERT INTO leads (id, account_id, source_id, source_name, playbook_id, phone, email, first_name, last_name,
   fields, canonical, extra, external_id, tcpa_opt_in_token, tcpa_opt_in_url, consent_ip, consent_user_agent, received_at)
-VALUES ('lead_pgb_' || :n || '_' || :client_id, '${accountId}', '${sourceId}', 'bench', '${playbookId}', '+1512' || :n, 'b' || :n || '@example.com',
+VALUES ('lead_pgb_' || :n || '_' || :m || '_' || :client_id, '${accountId}', '${sourceId}', 'bench', '${playbookId}', '+1512' || :n, 'b' || :n || '@example.com',
   'Bench', 'Lead', '{"first_name":"Bench","last_name":"Lead","email":"b@example.com","phone":"+15125550100","current_insurance_carrier":"Acme Mutual","current_insurance_coverage":"100/300/100","current_residence_address":"123 Main St","current_residence_city":"Austin","current_residence_state":"TX","current_residence_zip":"78701","date_of_birth":"1985-04-12","gender":"female","marital_status":"married","credit_rating":"good"}',
   '{"gender":"female","marital_status":"married","credit_rating":"good"}', '{}', 'ext', 'tok', 'https://quotes.example.com/consent', '127.0.0.1', 'pgbench', now());`;
 const submissionInsert = `INSERT INTO submissions (id, account_id, source_id, result, lead_id, external_id, ip, user_agent)
-VALUES ('subm_pgb_' || :n || '_' || :client_id, '${accountId}', '${sourceId}', 'accepted', 'lead_pgb_' || :n || '_' || :client_id, 'ext', '127.0.0.1', 'pgbench');`;
-const outboxInsert = `INSERT INTO outbox (topic, payload) VALUES ('enrollment', jsonb_build_object('lead_id', 'lead_pgb_' || :n || '_' || :client_id));`;
+VALUES ('subm_pgb_' || :n || '_' || :m || '_' || :client_id, '${accountId}', '${sourceId}', 'accepted', 'lead_pgb_' || :n || '_' || :m || '_' || :client_id, 'ext', '127.0.0.1', 'pgbench');`;
+const outboxInsert = `INSERT INTO outbox (topic, payload) VALUES ('enrollment', jsonb_build_object('lead_id', 'lead_pgb_' || :n || '_' || :m || '_' || :client_id));`;
 
 function pgbench(name, statements) {
   const script = join(dir, `${name}.sql`);
   writeFileSync(
     script,
-    ['\\set n random(1, 2000000000)', 'BEGIN;', ...statements, 'COMMIT;', ''].join('\n'),
+    [
+      '\\set n random(1, 2000000000)',
+      '\\set m random(1, 2000000000)',
+      'BEGIN;',
+      ...statements,
+      'COMMIT;',
+      '',
+    ].join('\n'),
   );
   const out = run('pgbench', [
     '-n',
