@@ -83,6 +83,8 @@ export const ACTIVITY_CATALOG: readonly CatalogEntry[] = Object.freeze([
     opted_out: 'The lead opted out (STOP); no further contact.',
     undeliverable: 'The number cannot receive SMS or calls.',
     unreachable: 'The last step ran with no reply.',
+    do_not_contact:
+      "The phone is on the account's do-not-contact list; the lead was not contacted.",
   }),
 ]);
 
@@ -122,23 +124,4 @@ export function reservedLabel(label: string): CatalogEntry | undefined {
 /** The catalog entry for (type, label), or undefined: `interested` is both an event and an outcome. */
 export function catalogEntry(type: ActivityType, label: string): CatalogEntry | undefined {
   return ACTIVITY_CATALOG.find((e) => e.type === type && e.label === label);
-}
-
-/**
- * STOP and its usual synonyms (docs/api.md, "Activities"), any case, surrounding whitespace:
- * a reply that is one of these ends outreach at once.
- */
-export const STOP_WORDS: ReadonlySet<string> = new Set([
-  'STOP',
-  'STOPALL',
-  'UNSUBSCRIBE',
-  'CANCEL',
-  'END',
-  'QUIT',
-  'REVOKE',
-  'OPTOUT',
-]);
-
-export function isStopReply(text: string): boolean {
-  return STOP_WORDS.has(text.trim().toUpperCase());
 }

@@ -5,11 +5,9 @@ export {
   ACTIVITY_TYPES,
   catalogEntry,
   EVENT_LABELS,
-  isStopReply,
   OUTCOME_LABELS,
   RESERVED_LABELS,
   reservedLabel,
-  STOP_WORDS,
   TEST_LABEL,
 } from './activity-catalog.js';
 export * from './api/index.js';
@@ -73,5 +71,7 @@ export {
   rejectionReasons,
 } from './lead.validation.js';
 export * from './openapi/index.js';
+export type { StopKeyword } from './stop-keywords.js';
+export { COURTESY_WORDS, isStopReply, normalizeReply, STOP_KEYWORDS } from './stop-keywords.js';
 export type { WebhookPayload } from './webhook-payload.schema.js';
 export { webhookPayloadSchema } from './webhook-payload.schema.js';

@@ -19,6 +19,13 @@
 --       play running), the lead is opted out, and the outcome opted_out follows
 --       unless the lead already had one
 --     - each activity gets its outbox row (activity_insert)
+--     - a STOP (or the outcome opted_out) puts the lead's phone on the account's
+--       do-not-contact list (table suppressions; a phone already there keeps its
+--       first entry), in this transaction, under the phone's exclusive advisory
+--       lock: a step claimed for another lead with that phone
+--       (playbook_step_claim holds it shared) either commits its send before
+--       this commits, or waits and then sees the entry (docs/api.md,
+--       "Do-not-contact")
 CREATE OR REPLACE FUNCTION activity_record(
   p_lead_id text, p_account_id text, p_type text, p_label text, p_note text,
   p_data jsonb, p_enrollment_id text, p_stop boolean, p_ids text[])
@@ -30,8 +37,9 @@ DECLARE
   v_enrollment_status text;
   v_play_id text;
   v_n integer := 0;
+  v_cause text;
 BEGIN
-  SELECT l.id, l.account_id, l.outcome INTO v_lead FROM leads l WHERE l.id = p_lead_id FOR UPDATE;
+  SELECT l.id, l.account_id, l.outcome, l.phone INTO v_lead FROM leads l WHERE l.id = p_lead_id FOR UPDATE;
   IF NOT FOUND OR (p_account_id IS NOT NULL AND v_lead.account_id <> p_account_id) THEN
     r_kind := 'lead_not_found';
     RETURN NEXT;
@@ -68,6 +76,14 @@ BEGIN
   r_id := p_ids[v_n]; r_type := p_type; r_label := p_label;
   r_occurred_at := activity_insert(r_id, v_lead.account_id, p_lead_id, v_enrollment_id, p_type, p_label, p_note, p_data);
   RETURN NEXT;
+  v_cause := r_id;
+
+  IF p_stop OR (p_type = 'outcome' AND p_label = 'opted_out') THEN
+    PERFORM pg_advisory_xact_lock(hashtextextended(v_lead.account_id || ' ' || v_lead.phone, 0));
+    INSERT INTO suppressions (account_id, phone, reason, lead_id, activity_id)
+    VALUES (v_lead.account_id, v_lead.phone, 'opted_out', p_lead_id, v_cause)
+    ON CONFLICT (account_id, phone) DO NOTHING;
+  END IF;
 
   IF p_stop THEN
     -- A STOP ends outreach at once, in this same transaction: no step can run

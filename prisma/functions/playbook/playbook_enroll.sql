@@ -5,8 +5,11 @@
 --     `started` event's note), p_ids (activity ids, used in order)
 --   Returns:
 --     r_kind: enrolled | already_enrolled | not_enrollable_outcome |
---     not_enrollable_opted_out | lead_not_found, with the play's id and first step
---     time, and a row per activity recorded
+--     not_enrollable_opted_out | do_not_contact | lead_not_found, with the play's
+--     id and first step time, and a row per activity recorded
+--     (do_not_contact: the lead's phone is on its account's do-not-contact list;
+--     it is not enrolled, and its outcome do_not_contact is recorded, using
+--     p_ids, with the catalog's meaning as its note)
 --   Guarantees:
 --     - the lead's row lock (FOR UPDATE) first, as every writer of a lead's play
 --     - closes the lead's open `enrollment` outbox rows in the same transaction as
@@ -29,7 +32,7 @@ DECLARE
 BEGIN
   UPDATE outbox SET done_at = now()
    WHERE topic = 'enrollment' AND payload->>'lead_id' = p_lead_id AND done_at IS NULL;
-  SELECT l.id, l.playbook_id, l.outcome, l.opted_out INTO v_lead FROM leads l WHERE l.id = p_lead_id FOR UPDATE;
+  SELECT l.id, l.account_id, l.phone, l.playbook_id, l.outcome, l.opted_out INTO v_lead FROM leads l WHERE l.id = p_lead_id FOR UPDATE;
   IF NOT FOUND THEN
     r_kind := 'lead_not_found';
     RETURN NEXT;
@@ -50,6 +53,22 @@ BEGIN
   IF v_lead.opted_out THEN
     r_kind := 'not_enrollable_opted_out';
     RETURN NEXT;
+    RETURN;
+  END IF;
+  IF EXISTS (SELECT 1 FROM suppressions s WHERE s.account_id = v_lead.account_id AND s.phone = v_lead.phone) THEN
+    -- Accepted at intake, never contacted: it ends with its outcome.
+    FOR v_rec IN
+      SELECT * FROM activity_record(p_lead_id, NULL, 'outcome', 'do_not_contact',
+                                    'The phone is on the account''s do-not-contact list; the lead was not contacted.',
+                                    '{}'::jsonb, NULL, false, p_ids)
+    LOOP
+      IF v_rec.r_kind <> 'recorded' THEN
+        RAISE EXCEPTION 'do_not_contact not recorded for lead %: %', p_lead_id, v_rec.r_kind;
+      END IF;
+      r_kind := 'do_not_contact';
+      r_id := v_rec.r_id; r_type := v_rec.r_type; r_label := v_rec.r_label; r_occurred_at := v_rec.r_occurred_at;
+      RETURN NEXT;
+    END LOOP;
     RETURN;
   END IF;
 

@@ -95,6 +95,7 @@ describe('GET /activity_catalog', () => {
     'opted_out',
     'undeliverable',
     'unreachable',
+    'do_not_contact',
   ];
 
   it('lists every event and outcome label of the contract with its group and a meaning', async () => {
@@ -112,7 +113,7 @@ describe('GET /activity_catalog', () => {
       // The test delivery's label, documented but reserved.
       'event/reserved/test',
     ].sort();
-    expect(expected).toHaveLength(35);
+    expect(expected).toHaveLength(36);
     const entries: { label: string; type: string; group: string; meaning: string }[] =
       res.body.data;
     expect(entries.map((e) => `${e.type}/${e.group}/${e.label}`).sort()).toEqual(expected);

@@ -12,7 +12,8 @@ import { scheduleStep } from './playbook.deps.js';
 export type EnrollResult =
   | { kind: 'enrolled'; enrollmentId: string; firstStepAt: Date | null }
   | { kind: 'already_enrolled'; enrollmentId: string }
-  | { kind: 'not_enrollable'; reason: 'outcome' | 'opted_out' }
+  /** do_not_contact: the phone is on the account's do-not-contact list; the lead ended so. */
+  | { kind: 'not_enrollable'; reason: 'outcome' | 'opted_out' | 'do_not_contact' }
   | { kind: 'lead_not_found' };
 
 interface EnrollRow extends RecordedRow {
@@ -21,6 +22,7 @@ interface EnrollRow extends RecordedRow {
     | 'already_enrolled'
     | 'not_enrollable_outcome'
     | 'not_enrollable_opted_out'
+    | 'do_not_contact'
     | 'lead_not_found';
   r_enrollment_id: string | null;
   r_first_step_at: Date | null;
@@ -33,7 +35,9 @@ interface EnrollRow extends RecordedRow {
  * `enrollment` outbox rows (the consumer closes the row once the effect exists,
  * docs/operations.md, "Architecture"). Safe to run twice: a lead already enrolled (Enrollment.lead_id is
  * unique, and the lead's row lock serialises two workers) only gets its rows
- * closed. A lead with an outcome or opted out is not enrolled.
+ * closed. A lead with an outcome or opted out is not enrolled; nor is one whose
+ * phone is on its account's do-not-contact list, which ends with the outcome
+ * do_not_contact (docs/api.md, "Do-not-contact").
  */
 export async function enrollLead(deps: PlaybookDeps, leadId: string): Promise<EnrollResult> {
   const { rows } = await deps.pool.query<EnrollRow>(
@@ -43,7 +47,7 @@ export async function enrollLead(deps: PlaybookDeps, leadId: string): Promise<En
       newId('enrollment'),
       deps.now(),
       catalogNote('event', 'started'),
-      // An event that is not a reply: the activity path writes it alone.
+      // `started`, or do_not_contact (no play yet, so no `stopped`): one activity.
       activityIds(1),
     ],
   );
@@ -56,6 +60,9 @@ export async function enrollLead(deps: PlaybookDeps, leadId: string): Promise<En
       return { kind: 'not_enrollable', reason: 'outcome' };
     case 'not_enrollable_opted_out':
       return { kind: 'not_enrollable', reason: 'opted_out' };
+    case 'do_not_contact':
+      announce(deps.queues, deps.logger, recordedActivities(leadId, rows));
+      return { kind: 'not_enrollable', reason: 'do_not_contact' };
     case 'already_enrolled':
       return { kind: 'already_enrolled', enrollmentId: String(first.r_enrollment_id) };
     case 'enrolled': {

@@ -42,7 +42,11 @@ async function plays(
 
 /** As runStep claims a step: the next one due in a minute, due now give or take a second. */
 async function claim(client: pg.Client, enrollmentId: string, step = 0) {
-  const { rows } = await client.query<{ r_lead_id: string; r_sms_sent: boolean }>(
+  const { rows } = await client.query<{
+    r_lead_id: string;
+    r_sms_sent: boolean;
+    r_do_not_contact: boolean;
+  }>(
     `SELECT * FROM playbook_step_claim($1, $2, now() + interval '1 minute', now() + interval '1 second')`,
     [enrollmentId, step],
   );
@@ -89,7 +93,7 @@ describe('the step transitions', () => {
       // Enough calls of each function for the session to keep generic plans.
       for (const id of warm.slice(0, 6)) {
         expect(await claim(client, id)).toEqual([
-          { r_lead_id: expect.any(String), r_sms_sent: false },
+          { r_lead_id: expect.any(String), r_sms_sent: false, r_do_not_contact: false },
         ]);
       }
       for (const id of warm.slice(6)) {
@@ -99,7 +103,7 @@ describe('the step transitions', () => {
       await client.query('BEGIN');
       for (const id of burst.slice(0, 3)) {
         expect(await claim(client, id)).toEqual([
-          { r_lead_id: expect.any(String), r_sms_sent: false },
+          { r_lead_id: expect.any(String), r_sms_sent: false, r_do_not_contact: false },
         ]);
       }
       for (const id of burst.slice(3, 6)) {

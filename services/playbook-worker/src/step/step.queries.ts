@@ -47,15 +47,23 @@ export async function readPlay(
   return rows[0];
 }
 
+/** A claimed step; r_do_not_contact: the phone is suppressed, the step was not taken. */
+export interface ClaimRow {
+  r_lead_id: string;
+  r_sms_sent: boolean;
+  r_do_not_contact: boolean;
+}
+
 /**
- * playbook_step_claim, in the step's transaction: the lead's row lock, then the
- * step taken (current_step moves on). Undefined: another worker took it.
+ * playbook_step_claim, in the step's transaction: the lead's row lock, the
+ * do-not-contact check, then the step taken (current_step moves on).
+ * Undefined: another worker took it.
  */
 export async function claimStep(
   client: PoolClient,
   args: { enrollmentId: string; step: number; nextAt: Date | null; dueBy: Date },
-): Promise<{ r_lead_id: string; r_sms_sent: boolean } | undefined> {
-  const { rows } = await client.query<{ r_lead_id: string; r_sms_sent: boolean }>(
+): Promise<ClaimRow | undefined> {
+  const { rows } = await client.query<ClaimRow>(
     'SELECT * FROM playbook_step_claim($1, $2, $3, $4)',
     [args.enrollmentId, args.step, args.nextAt, args.dueBy],
   );

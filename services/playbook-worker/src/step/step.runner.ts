@@ -3,6 +3,8 @@ import {
   announce,
   catalogNote,
   inTransaction,
+  pgRunner,
+  recordActivity,
   recordedActivities,
 } from '@leadhook/activities';
 import { checkContactWindow } from '@leadhook/contact-window';
@@ -16,7 +18,10 @@ import { sendStep } from './step.sender.js';
 export type StepPayload = JobPayloads['playbook-step'];
 
 export type StepResult =
-  | { kind: 'skipped'; reason: 'not_found' | 'not_active' | 'other_step' | 'claimed_elsewhere' }
+  | {
+      kind: 'skipped';
+      reason: 'not_found' | 'not_active' | 'other_step' | 'claimed_elsewhere' | 'do_not_contact';
+    }
   | { kind: 'not_due'; dueAt: Date }
   | { kind: 'deferred'; until: Date; recorded: boolean }
   | {
@@ -38,7 +43,9 @@ export type StepResult =
  * (playbook_step_claim: the lead's row lock, then a conditional UPDATE
  * current_step = the job's step) in the transaction that records its activities,
  * so a second worker holding the same job waits for the first and then finds the
- * step taken.
+ * step taken. The claim also checks the account's do-not-contact list: a
+ * suppressed phone gets no step, and the lead ends do_not_contact (docs/api.md,
+ * "Do-not-contact").
  *
  * The provider is called inside that transaction, after the claim and before any
  * activity is recorded: a crash after the send rolls the claim back, and the
@@ -94,6 +101,21 @@ export async function runStep(deps: PlaybookDeps, payload: StepPayload): Promise
       dueBy: new Date(now.getTime() + DUE_TOLERANCE_MS),
     });
     if (!claimed) return null;
+    if (claimed.r_do_not_contact) {
+      // The phone was suppressed after enrollment: nothing is sent, and the
+      // outcome (which stops the play) goes through the activity path.
+      const recorded = await recordActivity(pgRunner(client), {
+        leadId: play.lead_id,
+        type: 'outcome',
+        label: 'do_not_contact',
+        enrollmentId: payload.enrollment_id,
+        data: { step: payload.step },
+      });
+      return {
+        kind: 'do_not_contact' as const,
+        activities: recorded.kind === 'recorded' ? recorded.activities : [],
+      };
+    }
     const sent = step
       ? await sendStep(deps, {
           step,
@@ -112,10 +134,14 @@ export async function runStep(deps: PlaybookDeps, payload: StepPayload): Promise
       // undeliverable), then `completed` and `unreachable`.
       ids: activityIds(2 * sent.activities.length + 2),
     });
-    return { status: sent.status, rows };
+    return { kind: 'ran' as const, status: sent.status, rows };
   });
 
   if (!outcome) return { kind: 'skipped', reason: 'claimed_elsewhere' };
+  if (outcome.kind === 'do_not_contact') {
+    announce(deps.queues, deps.logger, outcome.activities);
+    return { kind: 'skipped', reason: 'do_not_contact' };
+  }
   announce(deps.queues, deps.logger, recordedActivities(play.lead_id, outcome.rows));
   const status = outcome.rows.find((row) => row.r_id === null)?.r_status;
   let next: Extract<StepResult, { kind: 'ran' }>['next'];

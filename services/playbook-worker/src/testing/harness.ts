@@ -104,9 +104,9 @@ export class Harness {
    */
   async lead(
     source: { playbookId: string; sourceId: string },
-    overrides: { outcome?: string; optedOut?: boolean } = {},
+    overrides: { outcome?: string; optedOut?: boolean; phone?: string } = {},
   ): Promise<{ leadId: string; phone: string }> {
-    const phone = aPhone();
+    const phone = overrides.phone ?? aPhone();
     const lead = await aLead(
       this.prisma,
       { accountId: this.accountId, ...source },
