@@ -89,6 +89,29 @@ describe('POST /providers/{provider}/inbound', () => {
     });
   });
 
+  it('a phone that replied STOP is still accepted at intake, with the same answer, from another source', async () => {
+    // No duplicate window: the second lead is a new lead, not a duplicate of the first.
+    const first = await h.makeSource({ duplicateWindowDays: 0 });
+    const phone = String(validLead().phone);
+    const a = await request(app).post(first.path).send(validLead({ phone }));
+    expect(a.status).toBe(201);
+    const stop = form({ MessageSid: `SM-dnc-${a.body.lead_id}`, From: phone, Body: 'STOP' });
+    expect((await signed('/providers/simulation/inbound', stop, FORM)).status).toBe(200);
+    const lead = await h.prisma.lead.findUniqueOrThrow({ where: { id: String(a.body.lead_id) } });
+    expect(
+      await h.prisma.suppression.findUniqueOrThrow({
+        where: { accountId_phone: { accountId: first.accountId, phone: lead.phone } },
+      }),
+    ).toMatchObject({ reason: 'opted_out', leadId: lead.id });
+
+    const second = await h.makeSource({ accountId: first.accountId });
+    const b = await request(app).post(second.path).send(validLead({ phone }));
+    expect(b.status).toBe(201);
+    expect(Object.keys(b.body).sort()).toEqual(Object.keys(a.body).sort());
+    expect(b.body).toMatchObject({ status: a.body.status });
+    expect(b.body.lead_id).not.toBe(a.body.lead_id);
+  });
+
   it('takes JSON with our field names; an ordinary reply is only recorded', async () => {
     const { leadId, phone } = await enrolledLead();
     const body = JSON.stringify({ message_id: 'm-1', from: phone, body: 'Call me after 5' });
