@@ -85,7 +85,7 @@ BEGIN
   v_cause := r_id;
 
   IF p_stop OR (p_type = 'outcome' AND p_label = 'opted_out') THEN
-    PERFORM pg_advisory_xact_lock(hashtextextended(v_lead.account_id || ' ' || v_lead.phone, 0));
+    PERFORM pg_advisory_xact_lock(hashtextextended('do-not-contact ' || v_lead.account_id || ' ' || v_lead.phone, 0));
     INSERT INTO suppressions (account_id, phone, reason, lead_id, activity_id)
     VALUES (v_lead.account_id, v_lead.phone, 'opted_out', p_lead_id, v_cause)
     ON CONFLICT (account_id, phone) DO NOTHING;
@@ -263,7 +263,7 @@ BEGIN
   IF NOT FOUND THEN
     RETURN;
   END IF;
-  PERFORM pg_advisory_xact_lock_shared(hashtextextended(v_lead.account_id || ' ' || v_lead.phone, 0));
+  PERFORM pg_advisory_xact_lock_shared(hashtextextended('do-not-contact ' || v_lead.account_id || ' ' || v_lead.phone, 0));
   IF EXISTS (SELECT 1 FROM suppressions s WHERE s.account_id = v_lead.account_id AND s.phone = v_lead.phone) THEN
     -- Suppressed: the step is not taken; the caller records do_not_contact,
     -- which stops the play. Only for a play at this step and due, as a claim.
