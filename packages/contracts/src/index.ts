@@ -11,6 +11,13 @@ export {
   TEST_LABEL,
 } from './activity-catalog.js';
 export * from './api/index.js';
+export type { ConsentProvider, ConsentRequirement } from './consent-provider.js';
+export {
+  CONSENT_PROVIDERS,
+  CONSENT_REQUIREMENTS,
+  CONSENT_UNRECOGNISED_MESSAGE,
+  consentProvider,
+} from './consent-provider.js';
 export type { IntegrationField, IntegrationSource } from './integration-instructions.js';
 export {
   exampleLead,

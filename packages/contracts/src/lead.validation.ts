@@ -29,7 +29,12 @@ import {
 // import is the module object, so the plugin is its `default`.
 const addFormats = addFormatsModule.default;
 
-export type LeadErrorCode = 'required' | 'invalid' | 'too_long' | 'too_many_fields';
+export type LeadErrorCode =
+  | 'required'
+  | 'invalid'
+  | 'too_long'
+  | 'too_many_fields'
+  | 'consent_unrecognised';
 
 export interface LeadFieldError {
   field: string;

@@ -61,6 +61,7 @@ export interface SourceSpec {
   status?: 'active' | 'paused';
   rateLimit?: number | null;
   redirectUrl?: string | null;
+  consentRequired?: 'any' | 'recognised';
 }
 
 export interface TestSourceRow {
@@ -84,6 +85,7 @@ export async function aSource(prisma: PrismaClient, spec: SourceSpec): Promise<T
       intakeKey,
       rateLimit: spec.rateLimit ?? null,
       redirectUrl: spec.redirectUrl ?? null,
+      consentRequired: spec.consentRequired ?? 'any',
     },
   });
   return { id, intakeKey };

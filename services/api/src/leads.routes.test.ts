@@ -188,6 +188,7 @@ describe('GET /leads/{id}', () => {
     });
     expect(res.body.consent).toEqual({
       tcpa_opt_in_token: res.body.fields.tcpa_opt_in_token,
+      provider: null,
       tcpa_opt_in_url: 'https://forms.example.com/quote',
       ip: '203.0.113.9',
       user_agent: 'Mozilla/5.0 (test)',
@@ -232,6 +233,28 @@ describe('GET /leads/{id}', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ activities: [], duplicates: [], play: null });
     expect(res.body.consent).toMatchObject({ ip: null, user_agent: null });
+  });
+
+  it('shows the consent provider its token is recognised as, in the lead and in the list', async () => {
+    const a = await owner();
+    const tokens = {
+      trustedform: 'https://cert.trustedform.com/eb9fc4dd9bed9ad451a5648946cf4bf09b5bb947',
+      jornaya: 'a1b2c3d4-e5f6-4789-abcd-ef0123456789',
+    };
+    const ids = {
+      trustedform: await createLead(h.prisma, a, { tcpaOptInToken: tokens.trustedform }),
+      jornaya: await createLead(h.prisma, a, { tcpaOptInToken: tokens.jornaya }),
+      none: await createLead(h.prisma, a, { tcpaOptInToken: 'consent-123' }),
+    };
+    const expected = { trustedform: 'trustedform', jornaya: 'jornaya', none: null };
+    const list = await a.api.get('/api/v1/leads');
+    expect(list.status).toBe(200);
+    for (const [kind, id] of Object.entries(ids) as [keyof typeof ids, string][]) {
+      const res = await a.api.get(`/api/v1/leads/${id}`);
+      expect(res.body.consent.provider).toBe(expected[kind]);
+      const item = list.body.data.find((lead: { id: string }) => lead.id === id);
+      expect(item.consent.provider).toBe(expected[kind]);
+    }
   });
 
   it("answers 404 for another account's lead and for an unknown id", async () => {

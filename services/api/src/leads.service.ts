@@ -1,4 +1,5 @@
 import {
+  consentProvider,
   type Lead,
   type LeadDetail,
   leadSchema,
@@ -71,6 +72,9 @@ export function presentLead(row: LeadRow): Lead {
     play: row.enrollment ? presentPlay(row.enrollment) : null,
     consent: {
       tcpa_opt_in_token: row.tcpaOptInToken,
+      // Derived from the stored token, not stored: the token never changes and
+      // its shape is all that recognises the provider (docs/api.md, "Leads").
+      provider: consentProvider(row.tcpaOptInToken),
       tcpa_opt_in_url: row.tcpaOptInUrl,
       ip: row.consentIp,
       user_agent: row.consentUserAgent,

@@ -27,6 +27,7 @@ describe('marketing sources CRUD', () => {
       status: 'active',
       rate_limit: null,
       redirect_url: null,
+      consent_required: 'any',
     });
     expect(res.body.id).toMatch(/^src_[0-9a-z]{26}$/);
     const key = await intakeKeyOf(res.body.id);
@@ -49,6 +50,7 @@ describe('marketing sources CRUD', () => {
       status: 'paused',
       rate_limit: 0,
       redirect_url: 'https://example.com/thanks',
+      consent_required: 'recognised',
     };
     const updated = await api.patch(`/api/v1/marketing_sources/${created.id}`).send(patch);
     expect(updated.status).toBe(200);
@@ -71,6 +73,23 @@ describe('marketing sources CRUD', () => {
     }
     const row = await h.prisma.marketingSource.findUniqueOrThrow({ where: { id: created.id } });
     expect(row.deletedAt).toBeInstanceOf(Date);
+  });
+
+  it('creates with consent_required "recognised", keeps it, and sets it back to "any"', async () => {
+    const { api, playbookId } = await owner();
+    const res = await api
+      .post('/api/v1/marketing_sources')
+      .send(sourceBody(playbookId, { consent_required: 'recognised' }));
+    expect(res.status).toBe(201);
+    expect(res.body.consent_required).toBe('recognised');
+    const row = await h.prisma.marketingSource.findUniqueOrThrow({ where: { id: res.body.id } });
+    expect(row.consentRequired).toBe('recognised');
+    expect((await api.get(`/api/v1/marketing_sources/${res.body.id}`)).body).toEqual(res.body);
+    const patched = await api
+      .patch(`/api/v1/marketing_sources/${res.body.id}`)
+      .send({ consent_required: 'any' });
+    expect(patched.status).toBe(200);
+    expect(patched.body.consent_required).toBe('any');
   });
 
   it("answers 404 for another account's source on every operation", async () => {
@@ -103,6 +122,8 @@ describe('marketing source validation', () => {
     [{ rate_limit: 2.5 }, 'rate_limit', 'invalid'],
     [{ redirect_url: 'ftp://example.com/x' }, 'redirect_url', 'invalid'],
     [{ redirect_url: 'not a url' }, 'redirect_url', 'invalid'],
+    [{ consent_required: 'trustedform' }, 'consent_required', 'invalid'],
+    [{ consent_required: null }, 'consent_required', 'invalid'],
     [{ name: '' }, 'name', 'invalid'],
     [{ post_url: 'https://evil.example' }, 'post_url', 'read_only'],
     [{ intake_key: 'abc' }, 'intake_key', 'unknown_field'],

@@ -1,4 +1,6 @@
 import {
+  CONSENT_REQUIREMENTS,
+  type ConsentRequirement,
   type MarketingSource,
   type MarketingSourceCreate,
   type MarketingSourceUpdate,
@@ -29,6 +31,7 @@ interface SourceRow {
   intakeKey: string;
   rateLimit: number | null;
   redirectUrl: string | null;
+  consentRequired: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -37,14 +40,22 @@ function isSourceType(value: string): value is SourceType {
   return SOURCE_TYPES.some((t) => t === value);
 }
 
+function isConsentRequirement(value: string): value is ConsentRequirement {
+  return CONSENT_REQUIREMENTS.some((c) => c === value);
+}
+
 function isSourceStatus(value: string): value is SourceStatus {
   return SOURCE_STATUSES.some((s) => s === value);
 }
 
 export function presentSource(publicBaseUrl: string, row: SourceRow): MarketingSource {
   // The database CHECK constraints keep these columns inside the enums.
-  if (!isSourceType(row.sourceType) || !isSourceStatus(row.status)) {
-    throw new Error(`marketing source ${row.id} has an out-of-contract type or status`);
+  if (
+    !isSourceType(row.sourceType) ||
+    !isSourceStatus(row.status) ||
+    !isConsentRequirement(row.consentRequired)
+  ) {
+    throw new Error(`marketing source ${row.id} has an out-of-contract type, status or consent`);
   }
   return {
     id: row.id,
@@ -54,6 +65,7 @@ export function presentSource(publicBaseUrl: string, row: SourceRow): MarketingS
     status: row.status,
     rate_limit: row.rateLimit,
     redirect_url: row.redirectUrl,
+    consent_required: row.consentRequired,
     post_url: postUrlOf(publicBaseUrl, row.accountId, row.intakeKey),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -108,6 +120,7 @@ export async function createSource(
         intakeKey: generateIntakeKey(),
         rateLimit: input.rate_limit ?? null,
         redirectUrl: input.redirect_url ?? null,
+        consentRequired: input.consent_required ?? 'any',
       },
     });
     return { kind: 'ok', source: presentSource(ctx.publicBaseUrl, row) };
@@ -163,6 +176,9 @@ export async function updateSource(
         ...(input.status !== undefined ? { status: input.status } : {}),
         ...(input.rate_limit !== undefined ? { rateLimit: input.rate_limit } : {}),
         ...(input.redirect_url !== undefined ? { redirectUrl: input.redirect_url } : {}),
+        ...(input.consent_required !== undefined
+          ? { consentRequired: input.consent_required }
+          : {}),
       },
     });
     return { kind: 'ok', source: presentSource(ctx.publicBaseUrl, row) };

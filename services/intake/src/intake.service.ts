@@ -5,10 +5,15 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  CONSENT_UNRECOGNISED_MESSAGE,
+  consentProvider,
   isLeadField,
+  LEAD_FIELD_NAMES,
   type LeadFieldError,
+  type LeadValidationResult,
   type LeadValidator,
   type NormalizedLead,
+  trimInvisible,
 } from '@leadhook/contracts';
 import {
   isDatabaseUnavailable,
@@ -56,6 +61,19 @@ export type IntakeResult =
   | { kind: 'rate_limited'; source: IntakeSource; retryAfterSeconds: number }
   | { kind: 'not_found' }
   | { kind: 'unavailable' };
+
+const CONSENT_UNRECOGNISED: LeadFieldError = {
+  field: 'tcpa_opt_in_token',
+  code: 'consent_unrecognised',
+  message: CONSENT_UNRECOGNISED_MESSAGE,
+};
+
+/** A field error's place in the validator's order: lead fields as listed, extra fields after. */
+function fieldOrder(field: string): number {
+  const index = LEAD_FIELD_NAMES.findIndex((name) => name === field);
+  return index === -1 ? LEAD_FIELD_NAMES.length : index;
+}
+const TOKEN_ORDER = fieldOrder('tcpa_opt_in_token');
 
 type StoredResult = Extract<IntakeResult, { kind: 'accepted' | 'duplicate' | 'rejected' }>;
 
@@ -264,7 +282,7 @@ export class IntakeService {
 
     if (input.idempotencyKey !== null) return this.submitIdempotent(source, input);
 
-    const validation = this.deps.validate(input.body);
+    const validation = this.validateFor(source, input.body);
     if (!validation.ok) {
       await insertRejected(pool, {
         source,
@@ -307,7 +325,7 @@ export class IntakeService {
               }
             : { kind: 'idempotency_conflict', source };
         }
-        const validation = this.deps.validate(input.body);
+        const validation = this.validateFor(source, input.body);
         let result: StoredResult;
         if (validation.ok) {
           result = await this.store(client, source, validation.lead, input.evidence);
@@ -329,6 +347,36 @@ export class IntakeService {
     );
     if (result.kind === 'accepted') this.enqueueSoon(result.leadId);
     return result;
+  }
+
+  /**
+   * The lead's fields, then the source's consent rule (docs/intake.md, "Consent
+   * evidence"): a "recognised" source takes only a token whose shape names a
+   * provider. A token that already fails (blank, too long) keeps that error; an
+   * unrecognised one is listed with the other problems, in field order.
+   */
+  private validateFor(
+    source: IntakeSource,
+    body: Readonly<Record<string, unknown>>,
+  ): LeadValidationResult {
+    const validation = this.deps.validate(body);
+    if (source.consentRequired !== 'recognised') return validation;
+    if (validation.ok) {
+      if (consentProvider(validation.lead.fields.tcpa_opt_in_token) !== null) return validation;
+      return { ok: false, errors: [CONSENT_UNRECOGNISED] };
+    }
+    const token = body.tcpa_opt_in_token;
+    if (
+      validation.errors.some((e) => e.field === 'tcpa_opt_in_token') ||
+      typeof token !== 'string' ||
+      consentProvider(trimInvisible(token)) !== null
+    ) {
+      return validation;
+    }
+    const errors = [...validation.errors];
+    const at = errors.findIndex((e) => fieldOrder(e.field) > TOKEN_ORDER);
+    errors.splice(at === -1 ? errors.length : at, 0, CONSENT_UNRECOGNISED);
+    return { ok: false, errors };
   }
 
   private phoneLockKey(source: IntakeSource, lead: NormalizedLead): string {

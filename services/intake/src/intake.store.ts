@@ -10,7 +10,12 @@
  * files (prisma/functions/intake/) say why they are functions.
  */
 import { createHash } from 'node:crypto';
-import { type LeadFieldError, type NormalizedLead, rejectionReasons } from '@leadhook/contracts';
+import {
+  type ConsentRequirement,
+  type LeadFieldError,
+  type NormalizedLead,
+  rejectionReasons,
+} from '@leadhook/contracts';
 import type { Pool, PoolClient } from '@leadhook/db';
 
 /** An active source, resolved from the post URL, with what intake needs of its account. */
@@ -22,6 +27,8 @@ export interface IntakeSource {
   /** Requests per second; null = the process default, 0 = unlimited. */
   rateLimit: number | null;
   redirectUrl: string | null;
+  /** What the lead's tcpa_opt_in_token must be (a CHECK constraint keeps it in the enum). */
+  consentRequired: ConsentRequirement;
   duplicateWindowDays: number | null;
 }
 
@@ -61,6 +68,7 @@ export async function findActiveSources(
     name: 'intake_find_sources',
     text: `SELECT s.intake_key AS "postKey", s.id, s.account_id AS "accountId", s.playbook_id AS "playbookId", s.name,
                   s.rate_limit AS "rateLimit", s.redirect_url AS "redirectUrl",
+                  s.consent_required AS "consentRequired",
                   a.duplicate_window_days AS "duplicateWindowDays"
              FROM unnest($1::text[], $2::text[]) AS k(account_id, intake_key)
              JOIN marketing_sources s ON s.intake_key = k.intake_key AND s.account_id = k.account_id

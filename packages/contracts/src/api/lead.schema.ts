@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { CONSENT_PROVIDERS } from '../consent-provider.js';
 import { activitySchema } from './activity.schema.js';
 import {
   closedObjectSchema,
@@ -52,6 +53,12 @@ export const consentEvidenceSchema = {
   title: 'ConsentEvidence',
   ...closedObjectSchema({
     tcpa_opt_in_token: { type: 'string' },
+    provider: {
+      type: ['string', 'null'],
+      enum: [...CONSENT_PROVIDERS, null],
+      description:
+        "The lead-verification provider the token's shape shows: a TrustedForm certificate (its URL or 40-hex id) or a Jornaya LeadiD (a UUID); null when neither.",
+    },
     tcpa_opt_in_url: { type: 'string' },
     ip: {
       type: ['string', 'null'],

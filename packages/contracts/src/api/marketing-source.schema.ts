@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { CONSENT_REQUIREMENTS } from '../consent-provider.js';
 import { namedResourceSchema, nameSchema } from './common.schema.js';
 
 export const SOURCE_TYPES = ['vendor', 'affiliate', 'web_form', 'campaign'] as const;
@@ -34,6 +35,13 @@ const redirectUrlSchema = {
   examples: ['https://example.com/thanks'],
 } as const;
 
+const consentRequiredSchema = {
+  type: 'string',
+  enum: CONSENT_REQUIREMENTS,
+  description:
+    'What a lead\'s tcpa_opt_in_token must be: "any" non-blank token, or a "recognised" certificate (a TrustedForm certificate URL or 40-hex id, or a Jornaya LeadiD UUID); otherwise intake answers 422 consent_unrecognised.',
+} as const;
+
 /** `POST /marketing_sources`. */
 export const marketingSourceCreateSchema = {
   title: 'MarketingSourceCreate',
@@ -46,6 +54,7 @@ export const marketingSourceCreateSchema = {
     status: { ...statusSchema, default: 'active' },
     rate_limit: rateLimitSchema,
     redirect_url: redirectUrlSchema,
+    consent_required: { ...consentRequiredSchema, default: 'any' },
   },
   additionalProperties: false,
 } as const;
@@ -61,6 +70,7 @@ export const marketingSourceUpdateSchema = {
     status: statusSchema,
     rate_limit: rateLimitSchema,
     redirect_url: redirectUrlSchema,
+    consent_required: consentRequiredSchema,
   },
   additionalProperties: false,
 } as const;
@@ -71,6 +81,7 @@ export const marketingSourceSchema = namedResourceSchema('MarketingSource', {
   status: statusSchema,
   rate_limit: rateLimitSchema,
   redirect_url: redirectUrlSchema,
+  consent_required: consentRequiredSchema,
   post_url: {
     type: 'string',
     format: 'uri',

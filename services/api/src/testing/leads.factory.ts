@@ -25,6 +25,7 @@ export interface LeadOverrides {
   consentUserAgent?: string | null;
   receivedAt?: Date;
   firstName?: string;
+  tcpaOptInToken?: string;
 }
 
 /** A lead as intake accepts it, with its accepted submission. */
@@ -52,7 +53,7 @@ export async function createLead(
     gender: 'Female ',
     marital_status: 'Married',
     credit_rating: 'Good',
-    tcpa_opt_in_token: `tok_${randomBytes(6).toString('hex')}`,
+    tcpa_opt_in_token: overrides.tcpaOptInToken ?? `tok_${randomBytes(6).toString('hex')}`,
     tcpa_opt_in_url: 'https://forms.example.com/quote',
   };
   const source = await prisma.marketingSource.findUniqueOrThrow({ where: { id: owner.sourceId } });

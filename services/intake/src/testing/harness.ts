@@ -47,6 +47,7 @@ export interface SourceSpec {
   rateLimit?: number | null;
   redirectUrl?: string | null;
   duplicateWindowDays?: number | null;
+  consentRequired?: 'any' | 'recognised';
 }
 
 export interface Harness {
@@ -153,6 +154,7 @@ export async function createHarness(harnessOptions: HarnessOptions = {}): Promis
       ...(spec.status ? { status: spec.status } : {}),
       rateLimit: spec.rateLimit ?? null,
       redirectUrl: spec.redirectUrl ?? null,
+      ...(spec.consentRequired ? { consentRequired: spec.consentRequired } : {}),
     });
     return {
       accountId,
