@@ -7,16 +7,23 @@
 import type { IntakeResponseCase } from './api/intake-response.schema.js';
 import { intakeResponseCases } from './api/intake-response.schema.js';
 import type { IntegrationInstructions } from './api/integration.schema.js';
+import type { ConsentRequirement } from './consent-provider.js';
 import { EXTRA_FIELD_LIMITS, leadSubmissionSchema } from './lead.schema.js';
 import { createLeadValidator } from './lead.validation.js';
 
 export type IntegrationField = IntegrationInstructions['fields'][number];
 
-/** What the instructions need of a source: its id and its current post URL. */
+/** What the instructions need of a source: its id, its current post URL and its consent rule. */
 export interface IntegrationSource {
   id: string;
   post_url: string;
+  /** Absent: "any", the default. */
+  consent_required?: ConsentRequirement;
 }
+
+/** What the token field adds for a source that requires a recognised certificate. */
+export const RECOGNISED_CONSENT_NOTE =
+  'This source requires a recognised certificate: a TrustedForm certificate URL (https://cert.trustedform.com/ and 40 hex characters) or id (the 40 hex characters), or a Jornaya LeadiD token (a UUID); any other token is rejected (422, consent_unrecognised).';
 
 /** The seller's URL: the intake key is its only credential (docs/intake.md). */
 export function postUrlOf(publicBaseUrl: string, accountId: string, intakeKey: string): string {
@@ -29,13 +36,16 @@ const REQUIRED: readonly string[] = leadSubmissionSchema.required;
  * Every accepted field, read from the same schema intake validates with. The
  * example is the field's first example (the JSON example lead's value).
  */
-export function integrationFields(): IntegrationField[] {
+export function integrationFields(consent: ConsentRequirement = 'any'): IntegrationField[] {
   return Object.entries(leadSubmissionSchema.properties).map(([name, schema]) => ({
     name,
     required: REQUIRED.includes(name),
     type: 'string' as const,
     format: 'format' in schema && typeof schema.format === 'string' ? schema.format : null,
-    description: schema.description,
+    description:
+      name === 'tcpa_opt_in_token' && consent === 'recognised'
+        ? `${schema.description} ${RECOGNISED_CONSENT_NOTE}`
+        : schema.description,
     example: schema.examples[0] ?? '',
     max_length: schema.maxLength,
   }));
@@ -139,7 +149,7 @@ function htmlForm(postUrl: string, fields: readonly IntegrationField[]): string 
 
 /** The Integration Instructions of one source, all on its real post_url. */
 export function integrationInstructions(source: IntegrationSource): IntegrationInstructions {
-  const fields = integrationFields();
+  const fields = integrationFields(source.consent_required);
   return {
     marketing_source_id: source.id,
     post_url: source.post_url,

@@ -122,7 +122,8 @@ export const LEAD_FIELDS: Record<LeadFieldName | 'external_id', FieldSpec> = {
   marital_status: canonicalField(['married', 'single']),
   credit_rating: canonicalField(['good', 'excellent']),
   tcpa_opt_in_token: {
-    description: 'The consent token from your consent provider (e.g. a TrustedForm or Jornaya id).',
+    description:
+      'The consent token from your consent provider: a TrustedForm certificate URL or id, a Jornaya LeadiD token, or an equivalent token.',
     maxLength: 500,
     examples: ['a1b2c3d4-e5f6-4789-abcd-ef0123456789', 'f9e8d7c6-b5a4-4321-9876-543210fedcba'],
   },

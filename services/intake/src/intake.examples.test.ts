@@ -94,6 +94,27 @@ describe('documented examples, posted to intake', () => {
     expect(form.body.lead_id).not.toBe(json.body.lead_id);
   });
 
+  it('the examples make leads on a source that requires a recognised consent certificate, whose instructions say so', async () => {
+    const source = await h.makeSource({ consentRequired: 'recognised' });
+    const doc = integrationInstructions({
+      id: source.sourceId,
+      post_url: `http://intake.test${source.path}`,
+      consent_required: 'recognised',
+    });
+    const token = doc.fields.find((f) => f.name === 'tcpa_opt_in_token');
+    expect(token?.description).toContain('consent_unrecognised');
+    const json = await h.post(source, curlJsonBody(doc.examples.curl_json));
+    expect([json.status, json.body.status]).toEqual([201, 'accepted']);
+    const form = await h.post(source, curlFormBody(doc.examples.curl_form), FORM_HEADERS);
+    expect([form.status, form.body.status]).toEqual([201, 'accepted']);
+    // Each on a source of a new account: the example phone is the same.
+    for (const example of LEAD_FIELDS.tcpa_opt_in_token.examples) {
+      const other = await h.makeSource({ consentRequired: 'recognised' });
+      const res = await h.post(other, { ...exampleLead(0), tcpa_opt_in_token: example });
+      expect([example, res.status]).toEqual([example, 201]);
+    }
+  });
+
   it('every example of every field makes a lead', async () => {
     for (const [name, schema] of Object.entries(leadSubmissionSchema.properties)) {
       for (const example of schema.examples) {

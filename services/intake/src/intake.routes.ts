@@ -360,7 +360,14 @@ export function intakeRoutes(options: IntakeRoutesOptions): Router {
       return res
         .status(200)
         .type('html')
-        .send(instructionsPage({ id: source.id, name: source.name, post_url: postUrl }));
+        .send(
+          instructionsPage({
+            id: source.id,
+            name: source.name,
+            post_url: postUrl,
+            consent_required: source.consentRequired,
+          }),
+        );
     }
     noteAnswer(res, { result: 'method_not_allowed', source_id: source.id });
     res.set('Allow', 'POST');

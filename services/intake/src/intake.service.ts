@@ -350,9 +350,9 @@ export class IntakeService {
   }
 
   /**
-   * The lead's fields, then the source's consent rule (docs/intake.md, "Consent
-   * evidence"): a "recognised" source takes only a token whose shape names a
-   * provider. A token that already fails (blank, too long) keeps that error; an
+   * The lead's fields, then the source's consent rule
+   * (docs/intake.md, "Consent evidence"): a "recognised" source takes only a
+   * token whose shape names a provider. A token that already fails (blank, too long) keeps that error; an
    * unrecognised one is listed with the other problems, in field order.
    */
   private validateFor(

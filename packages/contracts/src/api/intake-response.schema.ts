@@ -47,7 +47,7 @@ export const intakeRejectedSchema = {
           code: {
             type: 'string',
             description:
-              'required | invalid | too_long | too_many_fields (fields; too_many_fields also for a body of more than 75 fields, field null); malformed_body, not_found, idempotency_key_reused, body_too_large, unsupported_media_type, method_not_allowed, rate_limited, unavailable, internal_error (the whole request: field null, or the header concerned)',
+              'required | invalid | too_long | too_many_fields | consent_unrecognised (fields; too_many_fields also for a body of more than 75 fields, field null; consent_unrecognised: a source that requires a recognised consent certificate got another tcpa_opt_in_token); malformed_body, not_found, idempotency_key_reused, body_too_large, unsupported_media_type, method_not_allowed, rate_limited, unavailable, internal_error (the whole request: field null, or the header concerned)',
           },
           message: { type: 'string' },
         },
