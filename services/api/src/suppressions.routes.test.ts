@@ -118,6 +118,14 @@ describe('do-not-contact import', () => {
     const { api, accountId } = await h.owner();
     const res = await api.post('/api/v1/suppressions/import').send({ phones: phones(10_001) });
     expect(res.status).toBe(422);
+    const csv = await api
+      .post('/api/v1/suppressions/import')
+      .set('content-type', 'text/csv')
+      .send(`phone\n${phones(10_001).join('\n')}\n`);
+    expect(csv.status).toBe(422);
+    expect(csv.body.error.details).toEqual([
+      expect.objectContaining({ field: null, code: 'too_many_rows' }),
+    ]);
     expect(await h.prisma.suppression.count({ where: { accountId } })).toBe(0);
   });
 
@@ -140,10 +148,15 @@ describe('do-not-contact import', () => {
     const bad = await api
       .post('/api/v1/suppressions/import')
       .set('content-type', 'text/csv')
-      .send(`phone\r\n${a}\r\n\r\nnope\r\n"(512) 555-0100"\r\n`);
+      .send(`phone\r\n${a}\r\n\r\nnope\r\n"(512) 555-0100"\r\n${b},5\r\n`);
     expect(bad.status).toBe(422);
     expect(bad.body.error.details).toEqual([
       { field: 'line 4', code: 'invalid', message: 'line 4: not a phone number.' },
+      {
+        field: 'line 6',
+        code: 'invalid',
+        message: 'line 6: one phone per line, no other columns.',
+      },
     ]);
     expect(await h.prisma.suppression.count({ where: { accountId } })).toBe(0);
 
@@ -174,5 +187,20 @@ describe('do-not-contact import', () => {
       .set('content-type', 'text/csv; charset=latin1')
       .send('+15125550100\n');
     expect(latin1.status).toBe(415);
+  });
+});
+
+describe('do-not-contact in the OpenAPI document', () => {
+  it('documents the five operations, the CSV body, its 1 MiB limit and the 200 of a repeated add', async () => {
+    const doc = (await h.anonymous.get('/api/v1/openapi.json')).body;
+    expect(Object.keys(doc.paths['/suppressions'])).toEqual(['post', 'get']);
+    expect(Object.keys(doc.paths['/suppressions/{phone}'])).toEqual(['get', 'delete']);
+    const importOp = doc.paths['/suppressions/import'].post;
+    expect(Object.keys(importOp.requestBody.content)).toEqual(['application/json', 'text/csv']);
+    expect(importOp.responses['413'].description).toContain('1 MiB');
+    expect(doc.paths['/suppressions'].post.responses['200']).toBeDefined();
+    expect(doc.paths['/suppressions'].post.responses['201']).toBeDefined();
+    const list = doc.paths['/suppressions'].get.parameters.map((p: { name: string }) => p.name);
+    expect(list).toEqual(['limit', 'cursor', 'reason']);
   });
 });

@@ -130,6 +130,8 @@ interface ImportRow {
   text: unknown;
   field: string;
   row: string;
+  /** Why the row is bad before its text is read as a phone. */
+  problem?: string;
 }
 
 /** The phones of a JSON import: row n is `phones[n-1]`. */
@@ -151,7 +153,14 @@ export function csvImportRows(text: string): ImportRow[] {
     const line = trimInvisible(raw);
     if (line === '' || (i === 0 && CSV_HEADER.test(line))) return;
     const quoted = /^"(.*)"$/.exec(line);
-    rows.push({ text: quoted ? quoted[1] : line, field: `line ${i + 1}`, row: `line ${i + 1}` });
+    const text = quoted ? quoted[1]! : line;
+    const at = { field: `line ${i + 1}`, row: `line ${i + 1}` };
+    // Another column would be dropped unread (the phone parser ignores what follows a comma).
+    rows.push(
+      text.includes(',')
+        ? { ...at, text, problem: 'one phone per line, no other columns' }
+        : { ...at, text },
+    );
   });
   return rows;
 }
@@ -189,13 +198,11 @@ export async function importSuppressions(
   const details: ErrorDetail[] = [];
   const phones = new Set<string>();
   for (const row of rows) {
-    const phone = typeof row.text === 'string' ? normalizePhone(row.text) : null;
+    const phone =
+      typeof row.text === 'string' && row.problem === undefined ? normalizePhone(row.text) : null;
     if (phone === null) {
-      details.push({
-        field: row.field,
-        code: 'invalid',
-        message: `${row.row}: not a phone number.`,
-      });
+      const problem = row.problem ?? 'not a phone number';
+      details.push({ field: row.field, code: 'invalid', message: `${row.row}: ${problem}.` });
     } else {
       phones.add(phone);
     }
