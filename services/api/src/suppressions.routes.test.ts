@@ -1,4 +1,5 @@
-import { useHarness } from '@leadhook/testkit';
+import { createPool } from '@leadhook/db';
+import { useHarness, waitFor } from '@leadhook/testkit';
 import { startHarness } from './testing/harness.js';
 
 const h = useHarness(() => startHarness());
@@ -82,6 +83,40 @@ describe('do-not-contact list: one phone at a time', () => {
     expect(removals[0]!.removedAt.getTime()).toBeGreaterThanOrEqual(
       new Date(added.created_at).getTime(),
     );
+  });
+});
+
+describe('do-not-contact: an add and a step claim on the same phone are ordered', () => {
+  it("an add waits while a claim holds the phone's lock (shared), then commits", async () => {
+    const { api, accountId } = await h.owner();
+    const phone = '+15125550177';
+    const pool = createPool({ databaseUrl: h.db.url, max: 1 });
+    const claim = await pool.connect();
+    try {
+      // What playbook_step_claim holds until its send commits.
+      await claim.query('BEGIN');
+      await claim.query(
+        "SELECT pg_advisory_xact_lock_shared(hashtextextended('do-not-contact ' || $1 || ' ' || $2, 0))",
+        [accountId, phone],
+      );
+      const add = api
+        .post('/api/v1/suppressions')
+        .send({ phone })
+        .then((res) => res);
+      await waitFor(async () => {
+        const [row] = await h.prisma.$queryRaw<{ waiting: boolean }[]>`
+          SELECT count(*) > 0 AS waiting FROM pg_locks
+          WHERE locktype = 'advisory' AND NOT granted
+            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+        return row?.waiting;
+      });
+      expect(await h.prisma.suppression.count({ where: { accountId } })).toBe(0);
+      await claim.query('COMMIT');
+      expect((await add).status).toBe(201);
+    } finally {
+      claim.release();
+      await pool.end();
+    }
   });
 });
 

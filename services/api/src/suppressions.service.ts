@@ -125,6 +125,9 @@ export async function removeSuppression(
   return removed === 1;
 }
 
+/** Phones added per transaction (and advisory locks it holds) by an import. */
+const IMPORT_CHUNK = 1_000;
+
 /** The rows of an import: each one's text, and how a problem with it is named. */
 interface ImportRow {
   text: unknown;
@@ -172,8 +175,12 @@ export type ImportResult =
 /**
  * Every row is checked first; any bad one refuses the whole import (nothing is
  * stored) with one detail per bad row. Otherwise every new phone is added with
- * reason `imported` and this import's id, in one transaction that takes each
- * phone's advisory lock in ascending key order (so two imports cannot deadlock).
+ * reason `imported` and this import's id, IMPORT_CHUNK phones per transaction,
+ * each taking its phones' advisory locks in ascending key order (so two imports
+ * cannot deadlock). Chunks bound the lock slots one import holds: PostgreSQL's
+ * lock table is shared by the whole server (docs/operations.md, "Scaling").
+ * A failure between chunks leaves the earlier ones stored; sending the import
+ * again is safe (their phones count as already listed).
  */
 export async function importSuppressions(
   prisma: PrismaClient,
@@ -209,20 +216,21 @@ export async function importSuppressions(
   }
   if (details.length > 0) return { kind: 'invalid', details };
   const importId = newId('suppressionImport');
-  const list = [...phones];
-  const imported = await prisma.$transaction(
-    async (tx) => {
+  const all = [...phones];
+  let imported = 0;
+  for (let at = 0; at < all.length; at += IMPORT_CHUNK) {
+    const chunk = all.slice(at, at + IMPORT_CHUNK);
+    imported += await prisma.$transaction(async (tx) => {
       await tx.$executeRaw`
         SELECT pg_advisory_xact_lock(k)
         FROM (SELECT hashtextextended('do-not-contact ' || ${accountId} || ' ' || p, 0) AS k
-              FROM unnest(${list}::text[]) AS p ORDER BY k OFFSET 0) AS keys`;
+              FROM unnest(${chunk}::text[]) AS p ORDER BY k OFFSET 0) AS keys`;
       return tx.$executeRaw`
         INSERT INTO suppressions (account_id, phone, reason, import_id)
-        SELECT ${accountId}, p, 'imported', ${importId} FROM unnest(${list}::text[]) AS p
+        SELECT ${accountId}, p, 'imported', ${importId} FROM unnest(${chunk}::text[]) AS p
         ON CONFLICT (account_id, phone) DO NOTHING`;
-    },
-    { timeout: 30_000 },
-  );
+    });
+  }
   return {
     kind: 'ok',
     import_id: importId,
