@@ -20,10 +20,15 @@ describe('do-not-contact list: one phone at a time', () => {
       api_key_id: key.id,
       import_id: null,
       lead_id: null,
+      note: null,
     });
+    const withNote = await api
+      .post('/api/v1/suppressions')
+      .send({ phone: '+15125550111', reason: 'complaint', note: 'ticket 4812' });
+    expect(withNote.body).toMatchObject({ reason: 'complaint', note: 'ticket 4812' });
     const again = await api
       .post('/api/v1/suppressions')
-      .send({ phone: '+1 512 555 0100', reason: 'complaint' });
+      .send({ phone: '+1 512 555 0100', reason: 'complaint', note: 'ticket 4812' });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(added.body);
 

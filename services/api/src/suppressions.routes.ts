@@ -70,6 +70,7 @@ export const suppressionsRoutes = [
         apiKeyIdOf(res),
         phone,
         body.reason,
+        body.note ?? null,
       );
       res.status(added.created ? 201 : 200).json(added.suppression);
     },

@@ -23,6 +23,7 @@ interface SuppressionRow {
   activityId: string | null;
   apiKeyId: string | null;
   importId: string | null;
+  note: string | null;
   createdAt: Date;
 }
 
@@ -34,6 +35,7 @@ export function presentSuppression(row: SuppressionRow) {
     activity_id: row.activityId,
     api_key_id: row.apiKeyId,
     import_id: row.importId,
+    note: row.note,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -55,13 +57,14 @@ export async function addSuppression(
   apiKeyId: string,
   phone: string,
   reason: 'manual' | 'complaint',
+  note: string | null,
 ): Promise<{ created: boolean; suppression: Suppression }> {
   return prisma.$transaction(async (tx) => {
     await tx.$executeRaw`
       SELECT pg_advisory_xact_lock(hashtextextended('do-not-contact ' || ${accountId} || ' ' || ${phone}, 0))`;
     const inserted = await tx.$executeRaw`
-      INSERT INTO suppressions (account_id, phone, reason, api_key_id)
-      VALUES (${accountId}, ${phone}, ${reason}, ${apiKeyId})
+      INSERT INTO suppressions (account_id, phone, reason, api_key_id, note)
+      VALUES (${accountId}, ${phone}, ${reason}, ${apiKeyId}, ${note})
       ON CONFLICT (account_id, phone) DO NOTHING`;
     const row = await tx.suppression.findUniqueOrThrow({
       where: { accountId_phone: { accountId, phone } },

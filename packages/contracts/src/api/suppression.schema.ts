@@ -42,6 +42,12 @@ export const suppressionCreateSchema = {
       description:
         '`manual` (the default) or `complaint`. `opted_out` is set only by a STOP, `imported` only by an import.',
     },
+    note: {
+      type: 'string',
+      maxLength: 1000,
+      description: 'Free text kept with the entry (who asked, the ticket).',
+      examples: ['Called support on 2026-11-20, ticket 4812'],
+    },
   },
   additionalProperties: false,
 } as const;
@@ -100,6 +106,7 @@ export const suppressionSchema = {
     activity_id: nullableId('act', 'The STOP reply (opted_out).'),
     api_key_id: nullableId('key', 'The API key that added it by hand (manual, complaint).'),
     import_id: nullableId('imp', 'The import that added it (imported).'),
+    note: { type: ['string', 'null'], description: 'The note given when it was added by hand.' },
     created_at: timestampSchema,
   }),
 } as const;

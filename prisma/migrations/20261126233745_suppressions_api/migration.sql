@@ -1,3 +1,6 @@
+-- AlterTable
+ALTER TABLE "suppressions" ADD COLUMN     "note" TEXT;
+
 -- CreateTable
 CREATE TABLE "suppression_removals" (
     "id" TEXT NOT NULL,
