@@ -15,6 +15,8 @@ export const ID_PREFIXES = {
   delivery: 'dlv',
   attempt: 'att',
   providerMessage: 'pmsg',
+  suppressionImport: 'imp',
+  suppressionRemoval: 'sprm',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

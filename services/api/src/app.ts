@@ -12,7 +12,7 @@ import {
 } from '@leadhook/observability';
 import type { QueueSet } from '@leadhook/queue';
 import { createRateLimiter } from '@leadhook/rate-limit';
-import express, { type Express, type RequestHandler, Router } from 'express';
+import express, { type Express, type Request, type RequestHandler, Router } from 'express';
 import { accountRoutes } from './account.routes.js';
 import { activitiesRoutes } from './activities.routes.js';
 import { apiKeyIdOf, requireApiKey } from './auth.middleware.js';
@@ -28,6 +28,11 @@ import { expressPath, mountRoutes } from './route.js';
 import { API_ROUTES } from './routes.js';
 import { sourcesRoutes } from './sources.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
+import {
+  SUPPRESSION_IMPORT_BODY_LIMIT,
+  SUPPRESSION_IMPORT_PATH,
+  suppressionsRoutes,
+} from './suppressions.routes.js';
 
 export interface ApiOptions {
   /** PUBLIC_BASE_URL: the base of every post_url. */
@@ -73,6 +78,31 @@ export const API_PREFIX = '/api/v1';
 
 const BODY_LIMIT = '256kb';
 
+const jsonBody = express.json({ limit: BODY_LIMIT });
+const importJsonBody = express.json({ limit: SUPPRESSION_IMPORT_BODY_LIMIT });
+const importCsvBody = express.text({ type: 'text/csv', limit: SUPPRESSION_IMPORT_BODY_LIMIT });
+
+/** The do-not-contact import (POST /suppressions/import)? */
+const isImport = (req: Request) => req.method === 'POST' && req.path === SUPPRESSION_IMPORT_PATH;
+
+/**
+ * Every body is JSON up to 256 KiB, except the do-not-contact import's: 10,000
+ * phones, as JSON or text/csv, up to 1 MiB (docs/api.md, "Do-not-contact").
+ */
+const bodyParser: RequestHandler = (req, res, next) => {
+  if (!isImport(req)) {
+    jsonBody(req, res, next);
+    return;
+  }
+  if (req.is('text/csv') && !isUtf8ContentType(req.get('content-type'))) {
+    throw new ApiError(415, 'unsupported_media_type', 'Send the CSV as UTF-8.');
+  }
+  importJsonBody(req, res, (err?: unknown) => {
+    if (err) next(err);
+    else importCsvBody(req, res, next);
+  });
+};
+
 /**
  * After express.json: a write without a JSON body is an empty object (so a create
  * lists its required fields), a body of another type is 415, and JSON that is not
@@ -89,6 +119,8 @@ const jsonObjectBody: RequestHandler = (req, _res, next) => {
       throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
     }
     req.body = {};
+  } else if (typeof req.body === 'string' && isImport(req)) {
+    // The import's CSV: its handler reads the rows.
   } else if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
     throw new ApiError(400, 'malformed_body', 'The body must be a JSON object.');
   }
@@ -146,7 +178,7 @@ export function apiRouter(deps: ApiDeps): Router {
       (req) => req.ip ?? req.socket.remoteAddress ?? 'unknown',
     ),
   );
-  router.use(utf8Only, express.json({ limit: BODY_LIMIT }), jsonObjectBody);
+  router.use(utf8Only, bodyParser, jsonObjectBody);
   mountRoutes(router, metaRoutes, { document });
   router.use(requireApiKey(deps.prisma));
   router.use(noNulInPath);
@@ -169,6 +201,7 @@ export function apiRouter(deps: ApiDeps): Router {
     logger: deps.logger,
   });
   mountRoutes(router, leadsRoutes, deps.prisma);
+  mountRoutes(router, suppressionsRoutes, deps.prisma);
   mountRoutes(router, activitiesRoutes, {
     prisma: deps.prisma,
     recorder: new ActivityRecorder({

@@ -26,7 +26,7 @@ export function buildOpenApiDocument(options: { intakeBaseUrl: string }) {
       title: 'leadhook management API',
       version: '1.0.0',
       description:
-        'Marketing sources, playbooks, Integration Instructions, leads, activities, the activity catalog, activity subscriptions and their delivery log. Errors answer {"error":{"code","message","details"}}; lists are cursor-paginated.',
+        'Marketing sources, playbooks, Integration Instructions, leads, activities, the activity catalog, activity subscriptions and their delivery log, the do-not-contact list. Errors answer {"error":{"code","message","details"}}; lists are cursor-paginated.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: '/api/v1' }],

@@ -68,7 +68,9 @@ export function defineRoute<
     ...operation,
     ...(bodySchema === undefined ? {} : { body: componentName(bodySchema) }),
     async handle(req, res, ctx) {
-      const body = validateBody?.(req.body);
+      // A CSV body (a route with csvBody) is text its handler reads and checks row by row.
+      const csv = spec.csvBody !== undefined && typeof req.body === 'string';
+      const body = csv ? undefined : validateBody?.(req.body);
       const query = validateQuery?.(req.query);
       // One 422 lists the problems of both (docs/api.md, "Errors": every problem).
       const details = [body, query].flatMap((v) => (v && !v.ok ? v.details : []));

@@ -7,6 +7,7 @@ import { playbooksRoutes } from './playbooks.routes.js';
 import type { Route } from './route.js';
 import { sourcesRoutes } from './sources.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
+import { suppressionsRoutes } from './suppressions.routes.js';
 
 /**
  * Every route of the management API, in the order the OpenAPI document lists
@@ -23,4 +24,5 @@ export const API_ROUTES: readonly Route<never>[] = [
   ...activitiesRoutes,
   ...subscriptionsRoutes,
   ...deliveriesRoutes,
+  ...suppressionsRoutes,
 ];

@@ -8,3 +8,4 @@ export * from './marketing-source.schema.js';
 export * from './playbook.schema.js';
 export * from './stats.schema.js';
 export * from './subscription.schema.js';
+export * from './suppression.schema.js';

@@ -18,6 +18,7 @@ export type OpenApiTag =
   | 'Activities'
   | 'Subscriptions'
   | 'Deliveries'
+  | 'Do-not-contact'
   | 'Meta';
 
 /** A query schema: an object whose properties are the query parameters, in order. */
@@ -37,10 +38,16 @@ export interface OpenApiOperation {
   tag: OpenApiTag;
   /** The request body's component schema. */
   body?: OpenApiSchemaName;
+  /** The body may also come as `text/csv`: what its rows are. */
+  csvBody?: string;
+  /** The body size limit, when not the API's 256 KiB. */
+  bodyLimit?: string;
   /** The query string's schema: each property is an optional query parameter. */
   query?: QuerySchema;
   /** Success status and its schema (none for 204). */
   success: { status: 200 | 201 | 204; schema?: OpenApiSchemaName; description: string };
+  /** A second success answer (a create that finds the object already there answers 200). */
+  alsoSuccess?: { status: 200; schema: OpenApiSchemaName; description: string };
   /** Answered without an API key. */
   public?: true;
   /** Extra error statuses besides 401 (and 404 for paths with {id}, 400/422 for bodies). */
@@ -103,6 +110,12 @@ export function operationObject(op: OpenApiOperation) {
       ...(op.success.schema ? { content: json(op.success.schema) } : {}),
     },
   };
+  if (op.alsoSuccess) {
+    responses[op.alsoSuccess.status] = {
+      description: op.alsoSuccess.description,
+      content: json(op.alsoSuccess.schema),
+    };
+  }
   if (!op.public)
     responses[401] = {
       ...errorResponse('unauthorized: missing, wrong or revoked API key.'),
@@ -126,9 +139,11 @@ export function operationObject(op: OpenApiOperation) {
   // Every POST and PATCH reads its body as JSON, whether or not it takes one.
   if (op.method === 'post' || op.method === 'patch') {
     responses[400] = errorResponse('malformed_body: the body is not a JSON object.');
-    responses[413] = errorResponse('payload_too_large: the body is over 256 KiB.');
+    responses[413] = errorResponse(
+      `payload_too_large: the body is over ${op.bodyLimit ?? '256 KiB'}.`,
+    );
     responses[415] = errorResponse(
-      'unsupported_media_type: a body that is not application/json (or an unsupported encoding).',
+      `unsupported_media_type: a body that is not application/json${op.csvBody ? ' or text/csv' : ''} (or an unsupported encoding).`,
     );
   }
   if (op.body || op.query || op.invalid) {
@@ -143,7 +158,19 @@ export function operationObject(op: OpenApiOperation) {
     tags: [op.tag],
     ...(op.public ? { security: [] } : {}),
     parameters: [...pathParameters(op.path), ...(op.query ? queryParameters(op.query) : [])],
-    ...(op.body ? { requestBody: { required: true, content: json(op.body) } } : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              ...json(op.body),
+              ...(op.csvBody
+                ? { 'text/csv': { schema: { type: 'string', description: op.csvBody } } }
+                : {}),
+            },
+          },
+        }
+      : {}),
     responses,
   };
 }

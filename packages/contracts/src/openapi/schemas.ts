@@ -32,6 +32,11 @@ import {
   subscriptionTestResultSchema,
   subscriptionUpdateSchema,
   subscriptionWithSecretSchema,
+  suppressionCreateSchema,
+  suppressionImportResultSchema,
+  suppressionImportSchema,
+  suppressionListSchema,
+  suppressionSchema,
 } from '../api/index.js';
 import { leadSubmissionSchema } from '../lead.schema.js';
 
@@ -81,6 +86,11 @@ export const OPENAPI_SCHEMAS = {
   SubscriptionTestResult: subscriptionTestResultSchema,
   SubscriptionRecover: subscriptionRecoverSchema,
   SubscriptionRecoverResult: subscriptionRecoverResultSchema,
+  Suppression: suppressionSchema,
+  SuppressionCreate: suppressionCreateSchema,
+  SuppressionList: suppressionListSchema,
+  SuppressionImport: suppressionImportSchema,
+  SuppressionImportResult: suppressionImportResultSchema,
   Delivery: deliverySchema,
   DeliveryList: deliveryListSchema,
   // The id is the intake validator's; inside components the name is the reference.

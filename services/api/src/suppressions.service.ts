@@ -1,0 +1,243 @@
+import {
+  SUPPRESSION_IMPORT_MAX_ROWS,
+  type SuppressionReason,
+  toE164,
+  trimInvisible,
+} from '@leadhook/contracts';
+import { newId, type PrismaClient } from '@leadhook/db';
+import type { Page, PageRequest } from './pagination.js';
+import type { ErrorDetail } from './validation.js';
+
+/**
+ * The do-not-contact list through the API (docs/api.md, "Do-not-contact"). An
+ * add takes the phone's exclusive advisory lock, the key activity_record takes
+ * for a STOP (prisma/functions/activity/activity_record.sql), so that a step
+ * claim holding it shared (playbook_step_claim) either commits its send first
+ * or waits and then sees the entry.
+ */
+
+interface SuppressionRow {
+  phone: string;
+  reason: string;
+  leadId: string | null;
+  activityId: string | null;
+  apiKeyId: string | null;
+  importId: string | null;
+  note: string | null;
+  createdAt: Date;
+}
+
+export function presentSuppression(row: SuppressionRow) {
+  return {
+    phone: row.phone,
+    reason: row.reason as SuppressionReason,
+    lead_id: row.leadId,
+    activity_id: row.activityId,
+    api_key_id: row.apiKeyId,
+    import_id: row.importId,
+    note: row.note,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export type Suppression = ReturnType<typeof presentSuppression>;
+
+/** `text` in E.164 as intake stores a lead's phone, or null when it is not a dialable number. */
+export function normalizePhone(text: string): string | null {
+  return toE164(trimInvisible(text));
+}
+
+/**
+ * Adds `phone` (E.164) for the caller's key. A phone already listed keeps its
+ * first entry, which is answered with created false.
+ */
+export async function addSuppression(
+  prisma: PrismaClient,
+  accountId: string,
+  apiKeyId: string,
+  phone: string,
+  reason: 'manual' | 'complaint',
+  note: string | null,
+): Promise<{ created: boolean; suppression: Suppression }> {
+  return prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`
+      SELECT pg_advisory_xact_lock(hashtextextended('do-not-contact ' || ${accountId} || ' ' || ${phone}, 0))`;
+    const inserted = await tx.$executeRaw`
+      INSERT INTO suppressions (account_id, phone, reason, api_key_id, note)
+      VALUES (${accountId}, ${phone}, ${reason}, ${apiKeyId}, ${note})
+      ON CONFLICT (account_id, phone) DO NOTHING`;
+    const row = await tx.suppression.findUniqueOrThrow({
+      where: { accountId_phone: { accountId, phone } },
+    });
+    return { created: inserted === 1, suppression: presentSuppression(row) };
+  });
+}
+
+export async function getSuppression(
+  prisma: PrismaClient,
+  accountId: string,
+  phone: string,
+): Promise<Suppression | null> {
+  const row = await prisma.suppression.findUnique({
+    where: { accountId_phone: { accountId, phone } },
+  });
+  return row ? presentSuppression(row) : null;
+}
+
+/** A page in phone order (the key's order): the cursor is the last phone shown. */
+export async function listSuppressions(
+  prisma: PrismaClient,
+  accountId: string,
+  page: PageRequest,
+  reason: SuppressionReason | undefined,
+): Promise<Page<Suppression>> {
+  const rows = await prisma.suppression.findMany({
+    where: {
+      accountId,
+      ...(reason === undefined ? {} : { reason }),
+      ...(page.cursor === undefined ? {} : { phone: { gt: page.cursor } }),
+    },
+    orderBy: { phone: 'asc' },
+    take: page.limit + 1,
+  });
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
+  return {
+    data: shown.map(presentSuppression),
+    next_cursor: rows.length > page.limit && last ? last.phone : null,
+  };
+}
+
+/**
+ * Takes `phone` off the list and records who did and when, in one statement:
+ * false when it was not listed.
+ */
+export async function removeSuppression(
+  prisma: PrismaClient,
+  accountId: string,
+  apiKeyId: string,
+  phone: string,
+): Promise<boolean> {
+  const removed = await prisma.$executeRaw`
+    WITH gone AS (
+      DELETE FROM suppressions WHERE account_id = ${accountId} AND phone = ${phone}
+      RETURNING reason, created_at)
+    INSERT INTO suppression_removals (id, account_id, phone, reason, listed_at, removed_by_api_key_id)
+    SELECT ${newId('suppressionRemoval')}, ${accountId}, ${phone}, reason, created_at, ${apiKeyId}
+    FROM gone`;
+  return removed === 1;
+}
+
+/** Phones added per transaction (and advisory locks it holds) by an import. */
+const IMPORT_CHUNK = 1_000;
+
+/** The rows of an import: each one's text, and how a problem with it is named. */
+interface ImportRow {
+  text: unknown;
+  field: string;
+  row: string;
+  /** Why the row is bad before its text is read as a phone. */
+  problem?: string;
+}
+
+/** The phones of a JSON import: row n is `phones[n-1]`. */
+export function jsonImportRows(phones: readonly unknown[]): ImportRow[] {
+  return phones.map((text, i) => ({ text, field: `phones[${i}]`, row: `row ${i + 1}` }));
+}
+
+const CSV_HEADER = /^"?phone"?$/i;
+
+/**
+ * The rows of a CSV import: one phone per line, optionally in double quotes; a
+ * first line `phone` is a header and skipped; blank lines are skipped. Lines are
+ * numbered from 1 as an editor shows them, the header included.
+ */
+export function csvImportRows(text: string): ImportRow[] {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
+  const rows: ImportRow[] = [];
+  lines.forEach((raw, i) => {
+    const line = trimInvisible(raw);
+    if (line === '' || (i === 0 && CSV_HEADER.test(line))) return;
+    const quoted = /^"(.*)"$/.exec(line);
+    const text = quoted ? quoted[1]! : line;
+    const at = { field: `line ${i + 1}`, row: `line ${i + 1}` };
+    // Another column would be dropped unread (the phone parser ignores what follows a comma).
+    rows.push(
+      text.includes(',')
+        ? { ...at, text, problem: 'one phone per line, no other columns' }
+        : { ...at, text },
+    );
+  });
+  return rows;
+}
+
+export type ImportResult =
+  | { kind: 'ok'; import_id: string; imported: number; already_listed: number }
+  | { kind: 'invalid'; details: ErrorDetail[] };
+
+/**
+ * Every row is checked first; any bad one refuses the whole import (nothing is
+ * stored) with one detail per bad row. Otherwise every new phone is added with
+ * reason `imported` and this import's id, IMPORT_CHUNK phones per transaction,
+ * each taking its phones' advisory locks in ascending key order (so two imports
+ * cannot deadlock). Chunks bound the lock slots one import holds: PostgreSQL's
+ * lock table is shared by the whole server (docs/operations.md, "Scaling").
+ * A failure between chunks leaves the earlier ones stored; sending the import
+ * again is safe (their phones count as already listed).
+ */
+export async function importSuppressions(
+  prisma: PrismaClient,
+  accountId: string,
+  rows: readonly ImportRow[],
+): Promise<ImportResult> {
+  if (rows.length === 0) {
+    return { kind: 'invalid', details: [{ field: null, code: 'required', message: 'No phones.' }] };
+  }
+  if (rows.length > SUPPRESSION_IMPORT_MAX_ROWS) {
+    return {
+      kind: 'invalid',
+      details: [
+        {
+          field: null,
+          code: 'too_many_rows',
+          message: `${rows.length} phones: an import takes at most ${SUPPRESSION_IMPORT_MAX_ROWS}.`,
+        },
+      ],
+    };
+  }
+  const details: ErrorDetail[] = [];
+  const phones = new Set<string>();
+  for (const row of rows) {
+    const phone =
+      typeof row.text === 'string' && row.problem === undefined ? normalizePhone(row.text) : null;
+    if (phone === null) {
+      const problem = row.problem ?? 'not a phone number';
+      details.push({ field: row.field, code: 'invalid', message: `${row.row}: ${problem}.` });
+    } else {
+      phones.add(phone);
+    }
+  }
+  if (details.length > 0) return { kind: 'invalid', details };
+  const importId = newId('suppressionImport');
+  const all = [...phones];
+  let imported = 0;
+  for (let at = 0; at < all.length; at += IMPORT_CHUNK) {
+    const chunk = all.slice(at, at + IMPORT_CHUNK);
+    imported += await prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`
+        SELECT pg_advisory_xact_lock(k)
+        FROM (SELECT hashtextextended('do-not-contact ' || ${accountId} || ' ' || p, 0) AS k
+              FROM unnest(${chunk}::text[]) AS p ORDER BY k OFFSET 0) AS keys`;
+      return tx.$executeRaw`
+        INSERT INTO suppressions (account_id, phone, reason, import_id)
+        SELECT ${accountId}, p, 'imported', ${importId} FROM unnest(${chunk}::text[]) AS p
+        ON CONFLICT (account_id, phone) DO NOTHING`;
+    });
+  }
+  return {
+    kind: 'ok',
+    import_id: importId,
+    imported,
+    already_listed: rows.length - imported,
+  };
+}
