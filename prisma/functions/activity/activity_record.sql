@@ -79,7 +79,7 @@ BEGIN
   v_cause := r_id;
 
   IF p_stop OR (p_type = 'outcome' AND p_label = 'opted_out') THEN
-    PERFORM pg_advisory_xact_lock(hashtextextended('do-not-contact ' || v_lead.account_id || ' ' || v_lead.phone, 0));
+    PERFORM pg_advisory_xact_lock(do_not_contact_lock_key(v_lead.account_id, v_lead.phone));
     INSERT INTO suppressions (account_id, phone, reason, lead_id, activity_id)
     VALUES (v_lead.account_id, v_lead.phone, 'opted_out', p_lead_id, v_cause)
     ON CONFLICT (account_id, phone) DO NOTHING;

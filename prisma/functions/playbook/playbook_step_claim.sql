@@ -35,7 +35,7 @@ BEGIN
   IF NOT FOUND THEN
     RETURN;
   END IF;
-  PERFORM pg_advisory_xact_lock_shared(hashtextextended('do-not-contact ' || v_lead.account_id || ' ' || v_lead.phone, 0));
+  PERFORM pg_advisory_xact_lock_shared(do_not_contact_lock_key(v_lead.account_id, v_lead.phone));
   IF EXISTS (SELECT 1 FROM suppressions s WHERE s.account_id = v_lead.account_id AND s.phone = v_lead.phone) THEN
     -- Suppressed: the step is not taken; the caller records do_not_contact,
     -- which stops the play. Only for a play at this step and due, as a claim.

@@ -100,10 +100,10 @@ describe('do-not-contact: an add and a step claim on the same phone are ordered'
     try {
       // What playbook_step_claim holds until its send commits.
       await claim.query('BEGIN');
-      await claim.query(
-        "SELECT pg_advisory_xact_lock_shared(hashtextextended('do-not-contact ' || $1 || ' ' || $2, 0))",
-        [accountId, phone],
-      );
+      await claim.query('SELECT pg_advisory_xact_lock_shared(do_not_contact_lock_key($1, $2))', [
+        accountId,
+        phone,
+      ]);
       const add = api
         .post('/api/v1/suppressions')
         .send({ phone })

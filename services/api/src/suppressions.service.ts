@@ -61,7 +61,7 @@ export async function addSuppression(
 ): Promise<{ created: boolean; suppression: Suppression }> {
   return prisma.$transaction(async (tx) => {
     await tx.$executeRaw`
-      SELECT pg_advisory_xact_lock(hashtextextended('do-not-contact ' || ${accountId} || ' ' || ${phone}, 0))`;
+      SELECT pg_advisory_xact_lock(do_not_contact_lock_key(${accountId}, ${phone}))`;
     const inserted = await tx.$executeRaw`
       INSERT INTO suppressions (account_id, phone, reason, api_key_id, note)
       VALUES (${accountId}, ${phone}, ${reason}, ${apiKeyId}, ${note})
@@ -226,7 +226,7 @@ export async function importSuppressions(
     imported += await prisma.$transaction(async (tx) => {
       await tx.$executeRaw`
         SELECT pg_advisory_xact_lock(k)
-        FROM (SELECT hashtextextended('do-not-contact ' || ${accountId} || ' ' || p, 0) AS k
+        FROM (SELECT do_not_contact_lock_key(${accountId}, p) AS k
               FROM unnest(${chunk}::text[]) AS p ORDER BY k OFFSET 0) AS keys`;
       return tx.$executeRaw`
         INSERT INTO suppressions (account_id, phone, reason, import_id)
