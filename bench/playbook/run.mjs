@@ -29,12 +29,15 @@
 //    a shared machine is not counted; its shared background writers are not either).
 //
 // Usage: node bench/playbook/run.mjs [--leads 10000] [--workers 1] [--webhook-workers 1]
-//          [--rate 0] [--connections 32] [--timeout 1800] [--out bench/RESULTS.md]
+//          [--rate 0] [--connections 32] [--suppressions 0] [--timeout 1800]
+//          [--out bench/RESULTS.md]
 //   --rate N  posts at most N leads/s (0 = as fast as the intake takes them).
+//   --suppressions N  puts N phones on the account's do-not-contact list first (none
+//     of them a bench lead's), so enrollments and step claims check a list that size.
 //   WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" adds node args to
 //   each worker (a profile is written when it exits on SIGTERM).
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
@@ -46,6 +49,7 @@ import {
   cpuSnapshot,
   createBenchTenant,
   databaseCounters,
+  fakeId,
   freePort,
   machineSecondsBetween,
   ownCpuSecondsSince,
@@ -65,6 +69,7 @@ const args = benchArgs(
     'webhook-workers': 1,
     rate: 0,
     connections: 32,
+    suppressions: 0,
     timeout: 1800,
   },
   { out: { type: 'string' } },
@@ -75,6 +80,7 @@ const {
   'webhook-workers': webhookWorkerCount,
   rate,
   connections,
+  suppressions: suppressionCount,
 } = args;
 const dbName = `leadhook_bench_playbook_${randomBytes(3).toString('hex')}`;
 const scratch = scratchDatabase(dbName);
@@ -87,6 +93,32 @@ const STEPS = [
 ];
 const STEP_LABELS = ['first_message_sent', 'message_sent', 'call_attempted'];
 
+/**
+ * `count` distinct random 628 (San Francisco) numbers on the account's do-not-contact
+ * list, as an import stores them. Bench leads are 415 numbers (benchLead), so none of
+ * them is on it: every lead still runs the whole playbook.
+ */
+async function listSuppressions(accountId, count) {
+  // 628-200-0000 to 628-999-9999: 8,000,000 numbers to draw from.
+  if (count > 8_000_000) throw new Error('--suppressions: at most 8000000');
+  const phones = new Set();
+  while (phones.size < count) {
+    phones.add(`+1628${2_000_000 + randomInt(8_000_000)}`);
+  }
+  const all = [...phones];
+  const importId = fakeId('imp');
+  for (let at = 0; at < all.length; at += 10_000) {
+    await sql(
+      dbUrl,
+      `INSERT INTO suppressions (account_id, phone, reason, import_id)
+       SELECT $1, p, 'imported', $2 FROM unnest($3::text[]) AS p`,
+      [accountId, importId, all.slice(at, at + 10_000)],
+    );
+  }
+  // Statistics as autovacuum would have them for a list this size.
+  if (count > 0) await sql(dbUrl, 'ANALYZE suppressions');
+}
+
 // --- a fresh database: one account, the three-step playbook, one source -----------
 const loadBefore = loadavg();
 let exitCode = 1;
@@ -94,6 +126,7 @@ const children = [];
 try {
   await scratch.setUp();
   const { accountId, intakeKey } = await createBenchTenant(dbUrl, STEPS);
+  await listSuppressions(accountId, suppressionCount);
 
   // --- the processes ----------------------------------------------------------------
   const commonEnv = {
@@ -407,12 +440,13 @@ try {
 Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, PostgreSQL ${pgVersion}; load average before the run ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min), after ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' / ')}.
-Command: \`node bench/playbook/run.mjs --leads ${leadCount} --workers ${workerCount} --webhook-workers ${webhookWorkerCount} --rate ${rate} --connections ${connections}\`${process.env.WORKER_NODE_ARGS ? ` with WORKER_NODE_ARGS="${process.env.WORKER_NODE_ARGS}"` : ''}
+Command: \`node bench/playbook/run.mjs --leads ${leadCount} --workers ${workerCount} --webhook-workers ${webhookWorkerCount} --rate ${rate} --connections ${connections} --suppressions ${suppressionCount}\`${process.env.WORKER_NODE_ARGS ? ` with WORKER_NODE_ARGS="${process.env.WORKER_NODE_ARGS}"` : ''}
 Setup: ${workerCount} playbook-worker process(es) (default concurrency and admission control, CONTACT_HOURS=00:00-24:00), one intake process, ${webhookWorkerCount} webhook-worker process(es) (no subscriptions: each fan-out only closes its activity's outbox row); playbook [${stepList}]; ${leadCount} distinct leads (CA, 415 numbers) POSTed through the intake ${rate > 0 ? `at ${rate}/s` : 'as fast as it takes them'} with ${connections} connections.
 
 | figure | value |
 |---|---|
 | leads accepted by the intake (201) / posting time | ${accepted} in ${postSeconds.toFixed(1)} s (${(accepted / postSeconds).toFixed(0)}/s); responses ${[...statuses].map(([s, n]) => `${s}: ${n}`).join(', ')}${posted.errors + posted.timeouts ? `; ${posted.errors} errors, ${posted.timeouts} timeouts` : ''} |
+| do-not-contact list of the account (none of them a bench lead's phone) | ${suppressionCount} phones |
 | first POST → last lead's outcome | ${wallSeconds.toFixed(1)} s (${withOutcome} of ${accepted} leads with an outcome) |
 | **activities recorded per second** (busy period: first to last activity) | **${(busy.n / busy.span).toFixed(0)}/s** (${busy.n} in ${busy.span.toFixed(1)} s); busiest second ${peak.n} |
 | leads worked to their outcome per second (same period) | ${(withOutcome / busy.span).toFixed(0)}/s |

@@ -1,5 +1,6 @@
+import { newId } from '@leadhook/db';
 import { receiveInbound } from '@leadhook/providers';
-import { anEnrollment, aPhone, useHarness } from '@leadhook/testkit';
+import { anEnrollment, aPhone, useHarness, waitFor } from '@leadhook/testkit';
 import { enrollLead } from './enrollment.job.js';
 import type { PlaybookDeps } from './playbook.deps.js';
 import { runStep } from './step/step.runner.js';
@@ -157,4 +158,50 @@ describe('do-not-contact', () => {
     }
     expect(ran + suppressed).toBe(50);
   });
+
+  it('a list of 10,000 imported phones, then leads for 100 of them: none is contacted, each ends do_not_contact', async () => {
+    // The rows POST /suppressions/import stores, written here in one statement;
+    // the endpoint itself is tested in the api's suppressions.routes.test.ts.
+    // 415-666 numbers: aPhone() draws 415-555 ones, so the control leads are not listed.
+    const listed = Array.from(
+      { length: 10_000 },
+      (_, i) => `+1415666${String(i).padStart(4, '0')}`,
+    );
+    const importId = newId('suppressionImport');
+    expect(
+      await h.prisma.$executeRaw`
+        INSERT INTO suppressions (account_id, phone, reason, import_id)
+        SELECT ${h.accountId}, p, 'imported', ${importId} FROM unnest(${listed}::text[]) AS p`,
+    ).toBe(10_000);
+    const { runtime } = await h.startWorker();
+    const source = await h.playbook(SMS_THEN_CALL);
+    const suppressed: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      suppressed.push((await h.lead(source, { phone: listed[i * 100 + 37] })).leadId);
+    }
+    const controls: string[] = [];
+    for (let i = 0; i < 3; i++) controls.push((await h.lead(source)).leadId);
+    // As intake does after commit: the fast-path enqueue (the outbox relay is the fallback).
+    for (const leadId of [...suppressed, ...controls]) {
+      await runtime.queues.enqueue('enrollment', { lead_id: leadId });
+    }
+
+    const settled = async () =>
+      (await h.prisma.lead.count({
+        where: { id: { in: suppressed }, outcome: 'do_not_contact' },
+      })) === suppressed.length &&
+      (await h.prisma.providerMessage.count({ where: { leadId: { in: controls } } })) >=
+        controls.length;
+    await waitFor(settled, 60_000);
+
+    expect(await h.prisma.providerMessage.count({ where: { leadId: { in: suppressed } } })).toBe(0);
+    expect(await h.prisma.enrollment.count({ where: { leadId: { in: suppressed } } })).toBe(0);
+    for (const leadId of suppressed) {
+      expect(await h.labels(leadId)).toEqual(['do_not_contact']);
+    }
+    for (const leadId of controls) {
+      expect(await sends(leadId)).toBeGreaterThanOrEqual(1);
+      expect(await h.labels(leadId)).not.toContain('do_not_contact');
+    }
+  }, 120_000);
 });
