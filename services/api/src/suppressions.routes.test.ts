@@ -128,6 +128,7 @@ describe('do-not-contact: an add and a step claim on the same phone are ordered'
 describe('do-not-contact import', () => {
   it('takes 10,000 phones as JSON in one request; phones already listed keep their entry', async () => {
     const { api, accountId } = await h.owner();
+    const key = await h.prisma.apiKey.findFirstOrThrow({ where: { accountId } });
     const listed = phones(1)[0]!;
     await api.post('/api/v1/suppressions').send({ phone: listed, reason: 'complaint' });
     const all = phones(10_000);
@@ -141,7 +142,7 @@ describe('do-not-contact import', () => {
     expect(await h.prisma.suppression.count({ where: { accountId } })).toBe(10_000);
     expect(
       await h.prisma.suppression.count({
-        where: { accountId, reason: 'imported', importId: res.body.import_id },
+        where: { accountId, reason: 'imported', importId: res.body.import_id, apiKeyId: key.id },
       }),
     ).toBe(9_999);
     expect((await api.get(`/api/v1/suppressions/${encodeURIComponent(listed)}`)).body.reason).toBe(

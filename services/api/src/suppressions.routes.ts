@@ -96,7 +96,7 @@ export const suppressionsRoutes = [
     handler: async ({ req, res, body }, prisma: PrismaClient) => {
       const rows =
         typeof req.body === 'string' ? csvImportRows(req.body) : jsonImportRows(body.phones);
-      const result = await importSuppressions(prisma, accountIdOf(res), rows);
+      const result = await importSuppressions(prisma, accountIdOf(res), apiKeyIdOf(res), rows);
       if (result.kind === 'invalid') throw validationFailed(result.details);
       const { kind: _kind, ...answer } = result;
       res.json(answer);

@@ -188,6 +188,7 @@ export type ImportResult =
 export async function importSuppressions(
   prisma: PrismaClient,
   accountId: string,
+  apiKeyId: string,
   rows: readonly ImportRow[],
 ): Promise<ImportResult> {
   if (rows.length === 0) {
@@ -229,8 +230,8 @@ export async function importSuppressions(
         FROM (SELECT do_not_contact_lock_key(${accountId}, p) AS k
               FROM unnest(${chunk}::text[]) AS p ORDER BY k OFFSET 0) AS keys`;
       return tx.$executeRaw`
-        INSERT INTO suppressions (account_id, phone, reason, import_id)
-        SELECT ${accountId}, p, 'imported', ${importId} FROM unnest(${chunk}::text[]) AS p
+        INSERT INTO suppressions (account_id, phone, reason, api_key_id, import_id)
+        SELECT ${accountId}, p, 'imported', ${apiKeyId}, ${importId} FROM unnest(${chunk}::text[]) AS p
         ON CONFLICT (account_id, phone) DO NOTHING`;
     });
   }

@@ -104,7 +104,10 @@ export const suppressionSchema = {
     reason: { type: 'string', enum: SUPPRESSION_REASONS },
     lead_id: nullableId('lead', 'The lead whose STOP reply added it (opted_out).'),
     activity_id: nullableId('act', 'The STOP reply (opted_out).'),
-    api_key_id: nullableId('key', 'The API key that added it by hand (manual, complaint).'),
+    api_key_id: nullableId(
+      'key',
+      'The API key that added it by hand (manual, complaint) or imported it.',
+    ),
     import_id: nullableId('imp', 'The import that added it (imported).'),
     note: { type: ['string', 'null'], description: 'The note given when it was added by hand.' },
     created_at: timestampSchema,
