@@ -1,3 +1,4 @@
+import { Subscriber } from '@leadhook/testkit';
 import {
   type ApiClient,
   apiClient,
@@ -11,7 +12,8 @@ import {
 /**
  * docs/api.md, "Do-not-contact": an import of 10,000 phones in one request
  * through the real API, then leads for 100 of them through the real intake; the
- * playbook worker contacts none of them, and contacts leads not on the list.
+ * playbook worker contacts none of them, and contacts leads not on the list;
+ * each listed lead's outcome reaches the playbook's subscriber as a webhook.
  * The limits are raised so that 10,000 polls and posts are not refused with 429.
  */
 const started = useStartedService('dnc', {
@@ -19,9 +21,11 @@ const started = useStartedService('dnc', {
   INTAKE_RATE_LIMIT_PER_SOURCE: '100000',
   API_RATE_LIMIT_PER_KEY: '100000',
   API_RATE_LIMIT_PER_ADDRESS: '100000',
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
 });
 let api: ApiClient;
 let postUrl: string;
+let subscriber: Subscriber;
 
 /** Distinct dialable San Francisco numbers in E.164. */
 const phone = (i: number) => `+1415${2_000_000 + i * 7}`;
@@ -63,7 +67,26 @@ beforeAll(async () => {
     },
     'Vendor A',
   );
+  subscriber = await Subscriber.start();
+  const playbooks = (await (await api('/playbooks')).json()) as { data: Array<{ id: string }> };
+  const subscribed = await api(`/playbooks/${playbooks.data[0]?.id}/subscriptions`, {
+    method: 'POST',
+    body: { url: `http://127.0.0.1:${subscriber.port}/hooks`, events: ['*'], outcomes: ['*'] },
+  });
+  expect(subscribed.status).toBe(201);
 }, 60_000);
+
+afterAll(async () => {
+  await subscriber?.close();
+});
+
+/** The lead ids of the outcome webhooks labelled `label` the subscriber received. */
+function webhookLeads(label: string): Set<string> {
+  const bodies = subscriber.received.map(
+    (r) => JSON.parse(r.body) as { activity_label: string; lead_id: string },
+  );
+  return new Set(bodies.filter((b) => b.activity_label === label).map((b) => b.lead_id));
+}
 
 describe('do-not-contact list', () => {
   it('an import of 10,000 phones in one request, then leads for 100 of them: none is contacted', async () => {
@@ -98,5 +121,12 @@ describe('do-not-contact list', () => {
     }
     // With the worker's steps seen to run for the controls, the listed leads still have nothing.
     for (const id of suppressed) expect(labels(await lead(id))).toEqual(['do_not_contact']);
+    // Each listed lead's outcome is delivered like every outcome.
+    await waitFor(
+      async () =>
+        suppressed.every((id) => webhookLeads('do_not_contact').has(id)) ? true : undefined,
+      120_000,
+    );
+    expect([...webhookLeads('do_not_contact')].sort()).toEqual([...suppressed].sort());
   }, 360_000);
 });
