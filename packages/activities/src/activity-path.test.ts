@@ -163,7 +163,7 @@ describe('the activity path', () => {
     await expect(prisma.activity.create({ data: row('unqualified') })).rejects.toThrow();
   });
 
-  it.each(['STOP', '  stop ', 'Unsubscribe', 'optout'])(
+  it.each(['STOP', '  stop ', 'Unsubscribe', 'optout', 'please stop by at 5'])(
     'a reply %j records message_received, stopped, then opted_out',
     async (body) => {
       const leadId = await lead({ enrolled: true });
@@ -180,7 +180,7 @@ describe('the activity path', () => {
 
   it('an ordinary reply is only recorded', async () => {
     const leadId = await lead({ enrolled: true });
-    expect(await labelsOfReply(leadId, 'please stop by at 5')).toEqual(['message_received']);
+    expect(await labelsOfReply(leadId, 'please call me at 5')).toEqual(['message_received']);
     expect(await prisma.enrollment.findUnique({ where: { leadId } })).toMatchObject({
       status: 'active',
     });

@@ -79,6 +79,11 @@ export {
 } from './lead.validation.js';
 export * from './openapi/index.js';
 export type { StopKeyword } from './stop-keywords.js';
-export { COURTESY_WORDS, isStopReply, normalizeReply, STOP_KEYWORDS } from './stop-keywords.js';
+export {
+  isStopReply,
+  normalizeReply,
+  REVOCATION_PHRASES,
+  STOP_KEYWORDS,
+} from './stop-keywords.js';
 export type { WebhookPayload } from './webhook-payload.schema.js';
 export { webhookPayloadSchema } from './webhook-payload.schema.js';

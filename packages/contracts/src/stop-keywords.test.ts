@@ -1,6 +1,6 @@
-import { isStopReply, normalizeReply, STOP_KEYWORDS } from './stop-keywords.js';
+import { isStopReply, normalizeReply, REVOCATION_PHRASES, STOP_KEYWORDS } from './stop-keywords.js';
 
-/** Each keyword as a lead might write it: case, punctuation, spacing, courtesy words. */
+/** Each keyword as a lead might write it: case, punctuation, spacing, words around it. */
 function variants(keyword: string): string[] {
   const upper = keyword.toUpperCase();
   const title = keyword.charAt(0).toUpperCase() + keyword.slice(1);
@@ -19,6 +19,9 @@ function variants(keyword: string): string[] {
     `${keyword} now`,
     `${keyword} por favor`,
     `${upper} ${upper}`,
+    `${title} texting me`,
+    `I said ${keyword}!`,
+    `ok ${keyword}, wrong person`,
   ];
 }
 
@@ -53,6 +56,18 @@ describe('opt-out replies', () => {
     expect(isStopReply(reply)).toBe(true);
   });
 
+  it.each(
+    REVOCATION_PHRASES.flatMap(({ keyword }) => [
+      [keyword, keyword],
+      [keyword, `Please ${keyword.toUpperCase()}!`],
+      [keyword, `${keyword} anymore, thanks`],
+    ]),
+  )('%s: %j revokes consent', (_phrase, reply) => {
+    expect(isStopReply(reply)).toBe(true);
+  });
+
+  // Documented (docs/api.md, "Opt-out replies"): a keyword anywhere opts out,
+  // even where a person might read the reply otherwise.
   it.each([
     'stop by tomorrow?',
     "Don't stop",
@@ -60,15 +75,29 @@ describe('opt-out replies', () => {
     'the end',
     'cancel my 3pm appointment',
     'quit my job last week, still interested',
+    'alto de precios',
+    'stop 2',
+    "Don't text me",
+    'No más mensajes',
+  ])('%j revokes consent', (reply) => {
+    expect(isStopReply(reply)).toBe(true);
+  });
+
+  it.each([
     'Yes',
     'interested',
     'please call me',
+    'call me at 5',
     'thank you',
     '',
+    '   ',
     'stopping',
     'unsubscribed already?',
-    'alto de precios',
-    'stop 2',
+    'nomás quería saber el precio',
+    'remove the second car from the quote',
+    'send more texts',
+    'backend',
+    'Stopwatch',
   ])('%j is an ordinary reply', (reply) => {
     expect(isStopReply(reply)).toBe(false);
   });

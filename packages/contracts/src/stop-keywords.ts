@@ -30,23 +30,31 @@ export const STOP_KEYWORDS: readonly StopKeyword[] = Object.freeze([
 ]);
 
 /**
- * Words that may come before or after a keyword without changing what the reply
- * means ("STOP please", "por favor, baja"). Anything else makes the reply an
- * ordinary one ("stop by tomorrow?"): the rule is conservative, a reply that is
- * not plainly an opt-out is left to a person.
+ * Phrases with no keyword that a reasonable person still reads as "stop
+ * contacting me". The FCC rule makes the keywords a revocation per se and says a
+ * revocation by any other reasonable means must be honoured too; these are the
+ * common ones. Written as normalizeReply writes them ("don't" is "don t").
  */
-export const COURTESY_WORDS: ReadonlySet<string> = new Set([
-  'please',
-  'pls',
-  'plz',
-  'thanks',
-  'thank',
-  'you',
-  'thx',
-  'now',
-  'por',
-  'favor',
-  'gracias',
+const REASONABLE = 'FCC 24-24, 47 CFR 64.1200(a)(10): revocation "by any reasonable means"';
+
+export const REVOCATION_PHRASES: readonly StopKeyword[] = Object.freeze([
+  { keyword: 'remove me', source: REASONABLE },
+  { keyword: 'take me off', source: REASONABLE },
+  { keyword: 'do not text', source: REASONABLE },
+  { keyword: 'do not call', source: REASONABLE },
+  { keyword: 'do not contact', source: REASONABLE },
+  { keyword: 'don t text', source: REASONABLE },
+  { keyword: 'don t call', source: REASONABLE },
+  { keyword: 'don t contact', source: REASONABLE },
+  { keyword: 'dont text', source: REASONABLE },
+  { keyword: 'dont call', source: REASONABLE },
+  { keyword: 'dont contact', source: REASONABLE },
+  { keyword: 'no more texts', source: REASONABLE },
+  { keyword: 'no more calls', source: REASONABLE },
+  { keyword: 'no more messages', source: REASONABLE },
+  { keyword: 'leave me alone', source: REASONABLE },
+  { keyword: 'no mas', source: SPANISH },
+  { keyword: 'no más', source: SPANISH },
 ]);
 
 /** Lower case, every run of non-letters one space, trimmed: "Opt-Out!" → "opt out". */
@@ -58,30 +66,30 @@ export function normalizeReply(text: string): string {
     .trim();
 }
 
-/** Each keyword as a list of words; "opt out" is also accepted written as one word. */
-const KEYWORD_WORDS: readonly (readonly string[])[] = STOP_KEYWORDS.flatMap(({ keyword }) => {
-  const words = keyword.split(' ');
-  return words.length > 1 ? [words, [words.join('')]] : [words];
-});
+/**
+ * Every keyword and phrase as a list of words; the keyword "opt out" is also
+ * accepted written as one word ("optout", and so "OPT-OUT" or "opt_out").
+ */
+const REVOKING_WORDS: readonly (readonly string[])[] = [
+  ...STOP_KEYWORDS.flatMap(({ keyword }) => {
+    const words = keyword.split(' ');
+    return words.length > 1 ? [words, [words.join('')]] : [words];
+  }),
+  ...REVOCATION_PHRASES.map(({ keyword }) => keyword.split(' ')),
+];
 
 /**
- * A reply revokes consent when, once normalized (normalizeReply), it is made of
- * keywords and courtesy words only, with at least one keyword ("STOP",
- * "Stop please", "STOP STOP").
+ * A reply revokes consent when, once normalized (normalizeReply), it contains a
+ * keyword or a revocation phrase as whole words, anywhere: "STOP", "Stop
+ * texting me", "please remove me from your list", "no más". The rule errs on
+ * the side of the person: "stop by tomorrow?" opts out too. A wrong opt-out
+ * costs one lead and can be undone for the phone's future leads (DELETE
+ * /suppressions/{phone}); a missed one is a text to a person who revoked
+ * consent. "stopping" and "unsubscribed" are other words and do not count.
  */
 export function isStopReply(text: string): boolean {
   const words = normalizeReply(text).split(' ').filter(Boolean);
-  let keywords = 0;
-  for (let at = 0; at < words.length; ) {
-    const keyword = KEYWORD_WORDS.find((k) => k.every((w, i) => words[at + i] === w));
-    if (keyword) {
-      keywords += 1;
-      at += keyword.length;
-    } else if (COURTESY_WORDS.has(words[at] ?? '')) {
-      at += 1;
-    } else {
-      return false;
-    }
-  }
-  return keywords > 0;
+  return words.some((_, at) =>
+    REVOKING_WORDS.some((phrase) => phrase.every((w, i) => words[at + i] === w)),
+  );
 }
