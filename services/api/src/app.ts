@@ -119,8 +119,8 @@ const jsonObjectBody: RequestHandler = (req, _res, next) => {
       throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
     }
     req.body = {};
-  } else if (typeof req.body === 'string' && isImport(req)) {
-    // The import's CSV: its handler reads the rows.
+  } else if (isImport(req) && (typeof req.body === 'string' || Array.isArray(req.body))) {
+    // The import's CSV, or its phones as a bare JSON array: its route reads them.
   } else if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
     throw new ApiError(400, 'malformed_body', 'The body must be a JSON object.');
   }

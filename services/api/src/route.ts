@@ -70,7 +70,12 @@ export function defineRoute<
     async handle(req, res, ctx) {
       // A CSV body (a route with csvBody) is text its handler reads and checks row by row.
       const csv = spec.csvBody !== undefined && typeof req.body === 'string';
-      const body = csv ? undefined : validateBody?.(req.body);
+      // A bare array (a route with arrayBody) is read as the object it stands for.
+      const sent =
+        spec.arrayBody !== undefined && Array.isArray(req.body)
+          ? { [spec.arrayBody]: req.body }
+          : req.body;
+      const body = csv ? undefined : validateBody?.(sent);
       const query = validateQuery?.(req.query);
       // One 422 lists the problems of both (docs/api.md, "Errors": every problem).
       const details = [body, query].flatMap((v) => (v && !v.ok ? v.details : []));

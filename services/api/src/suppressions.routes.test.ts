@@ -183,6 +183,31 @@ describe('do-not-contact import', () => {
     expect(await h.prisma.suppression.count({ where: { accountId } })).toBe(0);
   });
 
+  it('takes the phones as a bare JSON array, checked like the object form', async () => {
+    const { api, accountId } = await h.owner();
+    const bad = await api.post('/api/v1/suppressions/import').send([...phones(1), 'nope']);
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details).toEqual([
+      { field: 'phones[1]', code: 'invalid', message: 'row 2: not a phone number.' },
+    ]);
+    expect(await h.prisma.suppression.count({ where: { accountId } })).toBe(0);
+    expect((await api.post('/api/v1/suppressions/import').send([])).status).toBe(422);
+
+    const good = await api
+      .post('/api/v1/suppressions/import')
+      .send([...phones(2), '(512) 555-0100', phones(1)[0]]);
+    expect(good.status).toBe(200);
+    expect(good.body).toMatchObject({ imported: 3, already_listed: 1 });
+    expect(await h.prisma.suppression.count({ where: { accountId, reason: 'imported' } })).toBe(3);
+  });
+
+  it('takes an array body on the import route only', async () => {
+    const { api } = await h.owner();
+    const res = await api.post('/api/v1/suppressions').send(['+15125550100']);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('malformed_body');
+  });
+
   it('takes CSV: a header, quotes, blank lines; a bad line is answered by its line number', async () => {
     const { api, accountId } = await h.owner();
     const [a, b] = phones(2);
@@ -238,6 +263,10 @@ describe('do-not-contact in the OpenAPI document', () => {
     expect(Object.keys(doc.paths['/suppressions/{phone}'])).toEqual(['get', 'delete']);
     const importOp = doc.paths['/suppressions/import'].post;
     expect(Object.keys(importOp.requestBody.content)).toEqual(['application/json', 'text/csv']);
+    expect(importOp.requestBody.content['application/json'].schema.oneOf).toEqual([
+      { $ref: '#/components/schemas/SuppressionImport' },
+      { $ref: '#/components/schemas/SuppressionImport/properties/phones' },
+    ]);
     expect(importOp.responses['413'].description).toContain('1 MiB');
     expect(doc.paths['/suppressions'].post.responses['200']).toBeDefined();
     expect(doc.paths['/suppressions'].post.responses['201']).toBeDefined();

@@ -83,6 +83,7 @@ export const suppressionsRoutes = [
     description: `All or nothing: every row is checked, and if any is not a dialable phone the answer is 422 listing each bad row (field \`phones[i]\` for JSON, \`line n\` for CSV; code \`invalid\`) and nothing is stored. Otherwise the new phones are added with reason \`imported\` and the answer's import_id; phones already listed keep their first entry. More than ${SUPPRESSION_IMPORT_MAX_ROWS} rows is 422 \`too_many_rows\`; the body may be up to 1 MiB.`,
     tag: 'Do-not-contact',
     body: suppressionImportSchema,
+    arrayBody: 'phones',
     csvBody:
       'One phone per line, optionally in double quotes; a first line `phone` is a header and skipped; blank lines are skipped. Lines are numbered from 1, the header included. UTF-8.',
     bodyLimit: '1 MiB',

@@ -40,6 +40,11 @@ export interface OpenApiOperation {
   body?: OpenApiSchemaName;
   /** The body may also come as `text/csv`: what its rows are. */
   csvBody?: string;
+  /**
+   * The JSON body may also be a bare array: the value of this property of the
+   * body's object (`["+15125550100"]` for `{"phones": ["+15125550100"]}`).
+   */
+  arrayBody?: string;
   /** The body size limit, when not the API's 256 KiB. */
   bodyLimit?: string;
   /** The query string's schema: each property is an optional query parameter. */
@@ -163,7 +168,18 @@ export function operationObject(op: OpenApiOperation) {
           requestBody: {
             required: true,
             content: {
-              ...json(op.body),
+              ...(op.arrayBody
+                ? {
+                    'application/json': {
+                      schema: {
+                        oneOf: [
+                          schemaRef(op.body),
+                          { $ref: `${schemaRef(op.body).$ref}/properties/${op.arrayBody}` },
+                        ],
+                      },
+                    },
+                  }
+                : json(op.body)),
               ...(op.csvBody
                 ? { 'text/csv': { schema: { type: 'string', description: op.csvBody } } }
                 : {}),
