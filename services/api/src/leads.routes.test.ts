@@ -235,7 +235,7 @@ describe('GET /leads/{id}', () => {
     expect(res.body.consent).toMatchObject({ ip: null, user_agent: null });
   });
 
-  it('shows the consent provider its token is recognised as, in the lead and in the list', async () => {
+  it('shows the consent provider stored with the lead, in the lead and in the list', async () => {
     const a = await owner();
     const tokens = {
       trustedform: 'https://cert.trustedform.com/eb9fc4dd9bed9ad451a5648946cf4bf09b5bb947',
@@ -245,8 +245,24 @@ describe('GET /leads/{id}', () => {
       trustedform: await createLead(h.prisma, a, { tcpaOptInToken: tokens.trustedform }),
       jornaya: await createLead(h.prisma, a, { tcpaOptInToken: tokens.jornaya }),
       none: await createLead(h.prisma, a, { tcpaOptInToken: 'consent-123' }),
+      // The stored provider, not the token's shape now: rows whose column says
+      // otherwise than the token would.
+      storedJornaya: await createLead(h.prisma, a, {
+        tcpaOptInToken: 'consent-123',
+        consentProvider: 'jornaya',
+      }),
+      storedNone: await createLead(h.prisma, a, {
+        tcpaOptInToken: tokens.trustedform,
+        consentProvider: null,
+      }),
     };
-    const expected = { trustedform: 'trustedform', jornaya: 'jornaya', none: null };
+    const expected = {
+      trustedform: 'trustedform',
+      jornaya: 'jornaya',
+      none: null,
+      storedJornaya: 'jornaya',
+      storedNone: null,
+    };
     const list = await a.api.get('/api/v1/leads');
     expect(list.status).toBe(200);
     for (const [kind, id] of Object.entries(ids) as [keyof typeof ids, string][]) {

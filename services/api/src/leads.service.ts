@@ -1,5 +1,6 @@
 import {
-  consentProvider,
+  CONSENT_PROVIDERS,
+  type ConsentProvider,
   type Lead,
   type LeadDetail,
   leadSchema,
@@ -45,6 +46,17 @@ function isPlayStatus(value: string): value is Play['status'] {
   return PLAY_STATUSES.some((s) => s === value);
 }
 
+function isConsentProvider(value: string): value is ConsentProvider {
+  return CONSENT_PROVIDERS.some((p) => p === value);
+}
+
+/** The provider intake stored; the leads_consent_provider_check constraint keeps it in the enum. */
+function storedProvider(row: LeadRow): ConsentProvider | null {
+  const provider = row.consentProvider;
+  if (provider === null || isConsentProvider(provider)) return provider;
+  throw new Error(`lead ${row.id} has consent_provider ${provider}`);
+}
+
 function presentPlay(row: EnrollmentRow): Play {
   // The enrollments_status_check constraint keeps status inside the enum.
   if (!isPlayStatus(row.status)) throw new Error(`enrollment ${row.id} has status ${row.status}`);
@@ -72,9 +84,9 @@ export function presentLead(row: LeadRow): Lead {
     play: row.enrollment ? presentPlay(row.enrollment) : null,
     consent: {
       tcpa_opt_in_token: row.tcpaOptInToken,
-      // Derived from the stored token, not stored: the token never changes and
-      // its shape is all that recognises the provider (docs/api.md, "Leads").
-      provider: consentProvider(row.tcpaOptInToken),
+      // As intake recognised it when it accepted the lead, kept with the lead
+      // (docs/api.md, "Leads").
+      provider: storedProvider(row),
       tcpa_opt_in_url: row.tcpaOptInUrl,
       ip: row.consentIp,
       user_agent: row.consentUserAgent,

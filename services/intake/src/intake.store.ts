@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import {
   type ConsentRequirement,
+  consentProvider,
   type LeadFieldError,
   type NormalizedLead,
   rejectionReasons,
@@ -115,9 +116,11 @@ export interface AcceptInput {
 export type AcceptOutcome = { result: 'accepted' | 'duplicate'; leadId: string };
 
 /**
- * Takes the (account, phone) lock, then inserts the lead, its submission and its
- * outbox row, or, when the account has a lead with this phone inside the window
- * (counted from that lead's acceptance), a duplicate submission pointing at it.
+ * Takes the (account, phone) lock, then inserts the lead (with the consent
+ * provider its token's shape shows, kept with its consent evidence:
+ * docs/intake.md, "Consent evidence"), its submission and its outbox row, or,
+ * when the account has a lead with this phone inside the window (counted from
+ * that lead's acceptance), a duplicate submission pointing at it.
  * One round trip: the SQL function intake_accept
  * (prisma/functions/intake/intake_accept.sql says why). On
  * the pool it is its own transaction; on a client inside BEGIN it joins that one.
@@ -131,7 +134,7 @@ export async function acceptOrDuplicate(
     name: 'intake_accept',
     text: `SELECT result, lead_id FROM intake_accept(
              $1::bigint, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13::jsonb,
-             $14, $15, $16, $17, $18, $19::int, $20::timestamptz, $21)`,
+             $14, $15, $16, $17, $18, $19, $20::int, $21::timestamptz, $22)`,
     values: [
       input.lockKey,
       input.leadId,
@@ -149,6 +152,7 @@ export async function acceptOrDuplicate(
       lead.externalId,
       lead.fields.tcpa_opt_in_token,
       lead.fields.tcpa_opt_in_url,
+      consentProvider(lead.fields.tcpa_opt_in_token),
       evidence.ip,
       evidence.userAgent,
       input.windowDays,
@@ -192,6 +196,7 @@ export async function acceptBatch(
       external_id: lead.externalId,
       tcpa_opt_in_token: lead.fields.tcpa_opt_in_token,
       tcpa_opt_in_url: lead.fields.tcpa_opt_in_url,
+      consent_provider: consentProvider(lead.fields.tcpa_opt_in_token),
       ip: evidence.ip,
       user_agent: evidence.userAgent,
       window_days: windowDays,

@@ -57,7 +57,7 @@ export const consentEvidenceSchema = {
       type: ['string', 'null'],
       enum: [...CONSENT_PROVIDERS, null],
       description:
-        "The lead-verification provider the token's shape shows: a TrustedForm certificate (its URL or 40-hex id) or a Jornaya LeadiD (a UUID); null when neither.",
+        "The lead-verification provider the token's shape showed when intake accepted the lead, kept with the lead: a TrustedForm certificate (its URL or 40-hex id) or a Jornaya LeadiD (a UUID); null when neither.",
     },
     tcpa_opt_in_url: { type: 'string' },
     ip: {

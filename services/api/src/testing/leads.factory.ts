@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type ConsentProvider, consentProvider } from '@leadhook/contracts';
 import { newId, type PrismaClient } from '@leadhook/db';
 import { aLead, aSource, type LeadOwner } from '@leadhook/testkit';
 
@@ -26,6 +27,8 @@ export interface LeadOverrides {
   receivedAt?: Date;
   firstName?: string;
   tcpaOptInToken?: string;
+  /** What intake stored; by default the provider the token's shape shows, as intake does. */
+  consentProvider?: ConsentProvider | null;
 }
 
 /** A lead as intake accepts it, with its accepted submission. */
@@ -70,6 +73,10 @@ export async function createLead(
     externalId: overrides.externalId ?? null,
     tcpaOptInToken: fields.tcpa_opt_in_token,
     tcpaOptInUrl: fields.tcpa_opt_in_url,
+    consentProvider:
+      overrides.consentProvider === undefined
+        ? consentProvider(fields.tcpa_opt_in_token)
+        : overrides.consentProvider,
     consentIp: overrides.consentIp ?? null,
     consentUserAgent: overrides.consentUserAgent ?? null,
     receivedAt,
