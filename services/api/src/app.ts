@@ -15,6 +15,7 @@ import { createRateLimiter } from '@leadhook/rate-limit';
 import express, { type Express, type Request, type RequestHandler, Router } from 'express';
 import { accountRoutes } from './account.routes.js';
 import { activitiesRoutes } from './activities.routes.js';
+import { loadApiReference } from './api-reference.js';
 import { apiKeyIdOf, requireApiKey } from './auth.middleware.js';
 import { deliveriesRoutes } from './deliveries.routes.js';
 import { ApiError, errorHandler, notFound, routeNotFound } from './errors.js';
@@ -179,7 +180,10 @@ export function apiRouter(deps: ApiDeps): Router {
     ),
   );
   router.use(utf8Only, bodyParser, jsonObjectBody);
-  mountRoutes(router, metaRoutes, { document });
+  mountRoutes(router, metaRoutes, {
+    document,
+    reference: loadApiReference(API_PREFIX, document.info.title),
+  });
   router.use(requireApiKey(deps.prisma));
   router.use(noNulInPath);
   router.use(

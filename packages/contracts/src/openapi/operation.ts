@@ -49,8 +49,16 @@ export interface OpenApiOperation {
   bodyLimit?: string;
   /** The query string's schema: each property is an optional query parameter. */
   query?: QuerySchema;
-  /** Success status and its schema (none for 204). */
-  success: { status: 200 | 201 | 204; schema?: OpenApiSchemaName; description: string };
+  /**
+   * Success status and its schema (none for 204); or, for an answer that is not
+   * JSON (an HTML page, the files it loads), its media types instead.
+   */
+  success: {
+    status: 200 | 201 | 204;
+    schema?: OpenApiSchemaName;
+    media?: readonly string[];
+    description: string;
+  };
   /** A second success answer (a create that finds the object already there answers 200). */
   alsoSuccess?: { status: 200; schema: OpenApiSchemaName; description: string };
   /** Answered without an API key. */
@@ -72,6 +80,9 @@ export const schemaRef = (name: OpenApiSchemaName) => {
 };
 const json = (name: OpenApiSchemaName) => ({ 'application/json': { schema: schemaRef(name) } });
 const errorResponse = (description: string) => ({ description, content: json('Error') });
+/** Content that is not JSON: a string of bytes of each media type. */
+const media = (types: readonly string[]) =>
+  Object.fromEntries(types.map((type) => [type, { schema: { type: 'string' } }]));
 
 export const RETRY_AFTER_HEADER = {
   'Retry-After': {
@@ -113,6 +124,7 @@ export function operationObject(op: OpenApiOperation) {
     [op.success.status]: {
       description: op.success.description,
       ...(op.success.schema ? { content: json(op.success.schema) } : {}),
+      ...(op.success.media ? { content: media(op.success.media) } : {}),
     },
   };
   if (op.alsoSuccess) {
