@@ -111,7 +111,7 @@ export interface LeadFilter {
  * indexes; outcome and the period filter the account's leads walked newest
  * first by leads (account_id, id), which stops at the page's last match.
  */
-function leadIdsSql(accountId: string, page: PageRequest, filter: LeadFilter): Prisma.Sql {
+export function leadIdsSql(accountId: string, page: PageRequest, filter: LeadFilter): Prisma.Sql {
   const conditions = [Prisma.sql`account_id = ${accountId}`];
   if (filter.sourceId !== undefined) conditions.push(Prisma.sql`source_id = ${filter.sourceId}`);
   if (filter.outcome !== undefined) conditions.push(Prisma.sql`outcome = ${filter.outcome}`);
