@@ -200,8 +200,10 @@ export function rejectionReasonsBySourceSql(span: SourceSpan, range: StatsRange)
 }
 
 /**
- * Outcomes per source and label: the account's outcomes in the range (the
- * partial index activities_outcome_occurred_idx), each lead's source joined.
+ * Outcomes per source and label. The planner picks by the rows: the account's
+ * outcomes in the range (the partial index activities_outcome_occurred_idx), each
+ * lead's source joined, or, when the page's sources have few leads, their leads
+ * (leads (source_id, id)) and each one's outcome (activities_one_outcome_per_lead).
  */
 export function outcomesBySourceSql(span: SourceSpan, range: StatsRange): Prisma.Sql {
   const [from, until] = bounds(range);
