@@ -199,7 +199,17 @@ describe('the OpenAPI document', () => {
     const list = doc.paths['/playbooks']?.get?.parameters.map((p) => p.name);
     expect(list).toEqual(['limit', 'cursor']);
     const leads = doc.paths['/leads']?.get?.parameters.map((p) => `${p.in}:${p.name}`);
-    expect(leads).toEqual(['query:limit', 'query:cursor', 'query:source_id']);
+    expect(leads).toEqual([
+      'query:limit',
+      'query:cursor',
+      'query:source_id',
+      'query:outcome',
+      'query:from',
+      'query:to',
+      'query:phone',
+      'query:email',
+      'query:external_id',
+    ]);
   });
 
   it('documents the activity report: its body, the 201 shape with caused, 409 and 422', () => {
