@@ -1,8 +1,12 @@
 // After `vite build`: fails the build when the first page's JavaScript is over budget.
+// `node scripts/check-size.mjs [dist]`: dist/ beside this package unless another is named.
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FIRST_PAGE_JS_LIMIT_BYTES, firstPageJavaScript } from './bundle-size.mjs';
 
-const dist = fileURLToPath(new URL('../dist', import.meta.url));
+const dist = process.argv[2]
+  ? resolve(process.argv[2])
+  : fileURLToPath(new URL('../dist', import.meta.url));
 const { files, totalGzipBytes } = await firstPageJavaScript(dist);
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 if (files.length === 0) {
