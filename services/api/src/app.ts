@@ -17,6 +17,7 @@ import { accountRoutes } from './account.routes.js';
 import { activitiesRoutes } from './activities.routes.js';
 import { loadApiReference } from './api-reference.js';
 import { apiKeyIdOf, requireApiKey } from './auth.middleware.js';
+import { DASHBOARD_PATH, dashboardRouter } from './dashboard.js';
 import { deliveriesRoutes } from './deliveries.routes.js';
 import { ApiError, errorHandler, notFound, routeNotFound } from './errors.js';
 import { leadsRoutes } from './leads.routes.js';
@@ -59,6 +60,11 @@ export interface ApiOptions {
   trustProxy?: boolean | number;
   /** QUEUE_PREFIX: the Redis key prefix the rate counters live under. */
   redisKeyPrefix?: string;
+  /**
+   * The dashboard's built files (services/dashboard/dist), served under /dashboard;
+   * unset or not built: /dashboard answers 503 (docs/dashboard.md).
+   */
+  dashboardDir?: string;
 }
 
 const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000;
@@ -238,7 +244,7 @@ export function createInternalApp(deps: ApiDeps): Express {
 }
 
 /**
- * The management API (docs/api.md) with /healthz and a /readyz that gives its
+ * The management API (docs/api.md), the dashboard under /dashboard (docs/dashboard.md), with /healthz and a /readyz that gives its
  * status but names no dependency (a load balancer may probe them); metrics and
  * the readiness detail are createInternalApp's.
  */
@@ -261,6 +267,11 @@ export function createApp(deps: ApiDeps): Express {
   );
   app.use(publicHealthRoutes(readiness(deps)));
   app.use(API_PREFIX, api);
+  // The browser dashboard for account owners (docs/dashboard.md); `/` leads to it.
+  app.use(DASHBOARD_PATH, dashboardRouter(deps.options.dashboardDir, deps.logger));
+  app.get('/', (_req, res) => {
+    res.redirect(302, DASHBOARD_PATH);
+  });
   app.use(routeNotFound);
   app.use(errorHandler(deps.logger));
   return app;

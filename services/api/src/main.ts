@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit } from '@leadhook/config';
 import { createPrisma } from '@leadhook/db';
 import { createHttpServer, createLogger, createMetrics, runServers } from '@leadhook/observability';
@@ -30,6 +31,8 @@ const deps = {
     rateLimitPerAddress: config.apiRateLimitPerAddress,
     trustProxy: config.trustProxy,
     redisKeyPrefix: config.queuePrefix,
+    // Built by `pnpm build` beside this service: services/dashboard/dist.
+    dashboardDir: fileURLToPath(new URL('../../dashboard/dist', import.meta.url)),
   },
 };
 // The public port serves the API and bare /healthz and /readyz; /metrics and
