@@ -96,6 +96,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document as a page
+         * @description The API reference: this document rendered for reading in a browser, by a renderer the API serves itself (no request leaves its origin).
+         */
+        get: operations["getApiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A file the reference page loads */
+        get: operations["getApiReferenceAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/leads": {
         parameters: {
             query?: never;
@@ -103,7 +140,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's leads, newest first */
+        /**
+         * List the account's leads, newest first, optionally filtered
+         * @description Filters combine (a lead matches every one given) and page like the unfiltered list. `phone` is compared in E.164 whatever its notation, `email` whatever its case, `external_id` exactly; `from`/`to` bound the time the lead was received (`consent.received_at`) with the bounds of the source stats: a day from 00:00 UTC, a `to` day inclusive, or an ISO 8601 instant.
+         */
         get: operations["listLeads"];
         put?: never;
         post?: never;
@@ -334,6 +374,26 @@ export interface paths {
          * @description Deliveries carry the playbook's leads' activities. `events` and `outcomes` are separate lists of catalog labels, `["*"]` for all of that kind, or `[]` for none; together at least one label. The answer is the only place the signing secret (`secret`, `whsec_…`) is shown; reads, lists and updates never carry it.
          */
         post: operations["createPlaybookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stats/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every marketing source with its performance: one answer for a dashboard table
+         * @description The account's marketing sources (not deleted), newest first, each with its id, name, source_type, status and playbook_id and the figures of `GET /marketing_sources/{id}/stats` over the same range (same `from`/`to`, same defaults), without `by_day`. Sources with nothing in the range are listed with zeros. Up to 1,000 sources an answer (`limit`, default 1,000); an account with more pages on with `cursor`.
+         */
+        get: operations["listMarketingSourceStats"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -937,7 +997,7 @@ export interface components {
                 /** @description The address the submission came from, as intake saw it. */
                 ip: string | null;
                 /**
-                 * @description The lead-verification provider the token's shape shows: a TrustedForm certificate (its URL or 40-hex id) or a Jornaya LeadiD (a UUID); null when neither.
+                 * @description The lead-verification provider the token's shape showed when intake accepted the lead, kept with the lead: a TrustedForm certificate (its URL or 40-hex id) or a Jornaya LeadiD (a UUID); null when neither.
                  * @enum {string|null}
                  */
                 provider: "trustedform" | "jornaya" | null;
@@ -1039,7 +1099,7 @@ export interface components {
                 /** @description The address the submission came from, as intake saw it. */
                 ip: string | null;
                 /**
-                 * @description The lead-verification provider the token's shape shows: a TrustedForm certificate (its URL or 40-hex id) or a Jornaya LeadiD (a UUID); null when neither.
+                 * @description The lead-verification provider the token's shape showed when intake accepted the lead, kept with the lead: a TrustedForm certificate (its URL or 40-hex id) or a Jornaya LeadiD (a UUID); null when neither.
                  * @enum {string|null}
                  */
                 provider: "trustedform" | "jornaya" | null;
@@ -1132,7 +1192,7 @@ export interface components {
                     /** @description The address the submission came from, as intake saw it. */
                     ip: string | null;
                     /**
-                     * @description The lead-verification provider the token's shape shows: a TrustedForm certificate (its URL or 40-hex id) or a Jornaya LeadiD (a UUID); null when neither.
+                     * @description The lead-verification provider the token's shape showed when intake accepted the lead, kept with the lead: a TrustedForm certificate (its URL or 40-hex id) or a Jornaya LeadiD (a UUID); null when neither.
                      * @enum {string|null}
                      */
                     provider: "trustedform" | "jornaya" | null;
@@ -1641,6 +1701,52 @@ export interface components {
                 }[];
                 total: number;
             };
+        };
+        /** SourceStatsList */
+        SourceStatsList: {
+            data: {
+                /** @description Submissions that created a lead, in the range. */
+                accepted: number;
+                /** @description Submissions of a phone already among the account's recent leads. */
+                duplicate: number;
+                /** @example src_01jdq3v3m5a8f0k2x9b7c6d4e1 */
+                id: string;
+                /** @example Acme Leads */
+                name: string;
+                /**
+                 * @description Every outcome label of the activity catalog, with the number of this source's leads whose outcome occurred in the period (0 when none).
+                 * @example {
+                 *       "qualified": 3,
+                 *       "not_interested": 1,
+                 *       "opted_out": 0
+                 *     }
+                 */
+                outcomes: {
+                    [key: string]: number;
+                };
+                /** @example pb_01jdq3v3m5a8f0k2x9b7c6d4e1 */
+                playbook_id: string;
+                rejected: {
+                    /** @description One entry per (field, code); a submission with several reasons counts once in each. Ordered by count (descending), then field, then code. */
+                    by_reason: {
+                        /** @example invalid */
+                        code: string;
+                        count: number;
+                        /**
+                         * @description A lead field, or "" for a problem with a field of the seller's own (codes unknown_field and too_many_fields): its name is never kept.
+                         * @example phone
+                         */
+                        field: string;
+                    }[];
+                    total: number;
+                };
+                /** @enum {string} */
+                source_type: "vendor" | "affiliate" | "web_form" | "campaign";
+                /** @enum {string} */
+                status: "active" | "paused";
+            }[];
+            /** @description Pass as `cursor` to get the next page; null on the last page. */
+            next_cursor: string | null;
         };
         /** Subscription */
         Subscription: {
@@ -2426,15 +2532,124 @@ export interface operations {
             };
         };
     };
+    getApiReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The HTML page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description rate_limited: over the per-address or per-API-key request rate; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: the database cannot be reached; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiReferenceAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (a script, a stylesheet or an image). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "text/css": string;
+                    "text/javascript": string;
+                };
+            };
+            /** @description not_found: no such file. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-address or per-API-key request rate; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: the database cannot be reached; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listLeads: {
         parameters: {
             query?: {
                 /** @description The previous page's next_cursor. */
                 cursor?: string;
+                /** @description Only leads with this email address, whatever its case (Jane@Example.com finds jane@example.com). */
+                email?: string;
+                /** @description Only leads the seller sent with this external_id (exact). */
+                external_id?: string;
+                /** @description Only leads received from this day (YYYY-MM-DD, from 00:00 UTC) or instant (ISO 8601 date-time) on: `consent.received_at`. No default: every lead since the account's first. */
+                from?: string;
                 /** @description Page size, 1–100. */
                 limit?: number;
+                /** @description Only the leads that reached this outcome (a label of the activity catalog). */
+                outcome?: "qualified" | "unqualified" | "interested" | "not_interested" | "callback_requested" | "party_line_completed" | "opted_out" | "undeliverable" | "unreachable" | "do_not_contact";
+                /** @description Only leads with this phone, in any notation intake takes ("(512) 555-0100", "512.555.0100", "+15125550100"): compared in E.164, as stored. A number that is not dialable is 422 `validation_failed`. */
+                phone?: string;
                 /** @description Only the leads of this marketing source (a deleted one too: its leads stay). An id that names no source of this account, another account's included, answers 404 `not_found`, like every read of another account's object. */
                 source_id?: string;
+                /** @description Only leads received up to this day (YYYY-MM-DD, inclusive: up to 24:00 UTC) or instant (ISO 8601 date-time, inclusive). Not before `from`. No default. */
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -2471,7 +2686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description validation_failed: every problem is listed in details. */
+            /** @description validation_failed: outcome is not a catalog outcome label, phone is not a dialable number, from or to is not a real date or date-time, or from is after to (field from). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4248,6 +4463,77 @@ export interface operations {
             };
         };
     };
+    listMarketingSourceStats: {
+        parameters: {
+            query?: {
+                /** @description The previous page's next_cursor. */
+                cursor?: string;
+                /** @description First day (YYYY-MM-DD, from 00:00 UTC) or instant (ISO 8601 date-time) counted. Default: 29 days before `to`, so the range is 30 UTC days. */
+                from?: string;
+                /** @description Sources per answer, 1–1000, default 1000: an account's every source in one answer. */
+                limit?: number;
+                /** @description Last day (YYYY-MM-DD, inclusive: up to 24:00 UTC) or instant (ISO 8601 date-time, inclusive) counted. Default: now. At most 366 days after `from`; not before it. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's sources and their figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceStatsList"];
+                };
+            };
+            /** @description unauthorized: missing, wrong or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: from or to is not a real date or date-time (code invalid), from is after to (field from, code invalid), the range is over 366 days (field from, code too_long), or limit is not 1–1000. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-address or per-API-key request rate; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: the database cannot be reached; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listSubscriptions: {
         parameters: {
             query?: {
@@ -5328,7 +5614,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SuppressionImport"];
+                "application/json": components["schemas"]["SuppressionImport"] | components["schemas"]["SuppressionImport"]["phones"];
                 "text/csv": string;
             };
         };
