@@ -39,6 +39,15 @@ export function errorBody(code: string, message: string, field: string | null = 
   return { status: 'rejected', errors: [{ field, code, message }] };
 }
 
+/** The 409 of an Idempotency-Key sent again with another body. */
+export function idempotencyConflictBody(): ErrorBody {
+  return errorBody(
+    'idempotency_key_reused',
+    INTAKE_MESSAGES.idempotency_key_reused,
+    'Idempotency-Key',
+  );
+}
+
 export function retryableBody(code: string, message: string): ErrorBody {
   return { status: 'error', errors: [{ field: null, code, message }] };
 }
