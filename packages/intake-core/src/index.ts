@@ -12,6 +12,7 @@ export {
   type ErrorItem,
   errorBody,
   idempotencyConflictBody,
+  logReasons,
   NOT_FOUND_BODY,
   rejectedBody,
   retryableBody,

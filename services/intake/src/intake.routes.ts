@@ -8,10 +8,8 @@ import type { IncomingMessage } from 'node:http';
 import {
   INTAKE_MESSAGES,
   isUtf8ContentType,
-  type LeadFieldError,
   MAX_BODY_FIELDS,
   postUrlOf,
-  rejectionReasons,
   TOO_MANY_FIELDS_MESSAGE,
 } from '@leadhook/contracts';
 import {
@@ -22,6 +20,7 @@ import {
   type IntakeService,
   idempotencyConflictBody,
   isIdempotencyKey,
+  logReasons,
   NOT_FOUND_BODY,
   responseOf,
   retryableBody,
@@ -67,12 +66,6 @@ export function noteAnswer(res: Response, fields: IntakeLogFields): void {
 export function intakeLogFields(res: Response): IntakeLogFields | undefined {
   const fields: IntakeLogFields | undefined = res.locals.intake;
   return fields;
-}
-
-function reasonsOf(errors: readonly LeadFieldError[]): string[] {
-  return rejectionReasons(errors).map(({ field, code }) =>
-    field === null ? code : `${field}:${code}`,
-  );
 }
 
 function mediaTypeOf(req: Request): string {
@@ -306,7 +299,7 @@ export function intakeRoutes(options: IntakeRoutesOptions): Router {
           result: result.kind,
           source_id: result.source.id,
           ...(result.kind === 'rejected'
-            ? { reasons: reasonsOf(result.errors) }
+            ? { reasons: logReasons(result.errors) }
             : { lead_id: result.leadId }),
         });
         const { statusCode, body: answer } = responseOf(result);
