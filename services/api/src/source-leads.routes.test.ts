@@ -1,4 +1,4 @@
-import { createLeadValidator } from '@leadhook/contracts';
+import { createLeadValidator, MAX_BODY_FIELDS } from '@leadhook/contracts';
 import { IntakeService, responseOf } from '@leadhook/intake-core';
 import { createLogger, createMetrics } from '@leadhook/observability';
 import { liveJob } from '@leadhook/queue';
@@ -268,6 +268,20 @@ describe('POST /marketing_sources/{id}/leads', () => {
     const res = await h.anonymous.post(leadsPath(sourceId)).send(validLead());
     expect(res.status).toBe(401);
     expect(await h.prisma.submission.count({ where: { sourceId } })).toBe(0);
+  });
+
+  it('reads at most as many fields as intake does: more is 413 too_many_fields', async () => {
+    const { owner, sourceId } = await aSource();
+    const extras = (n: number) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`extra_${i}`, 'x']));
+    const over = await owner.api.post(leadsPath(sourceId)).send(validLead(extras(MAX_BODY_FIELDS)));
+    expect(over.status).toBe(413);
+    expect(over.body.error.code).toBe('too_many_fields');
+    // Over the extra-field limit but within what is read: intake's 422, field by field.
+    const some = await owner.api.post(leadsPath(sourceId)).send(validLead(extras(55)));
+    expect(some.status).toBe(422);
+    expect(some.body.errors[0].code).toBe('too_many_fields');
+    expect(await rejectedCount(sourceId)).toBe(1);
   });
 
   it('takes JSON only: a form body is 415, as for every API route', async () => {
