@@ -1,6 +1,7 @@
 import { ActivityRecorder } from '@leadhook/activities';
-import { isUtf8ContentType } from '@leadhook/contracts';
-import type { PrismaClient } from '@leadhook/db';
+import { createLeadValidator, isUtf8ContentType } from '@leadhook/contracts';
+import type { Pool, PrismaClient } from '@leadhook/db';
+import { IntakeService, leadCounter } from '@leadhook/intake-core';
 import {
   httpObservability,
   type Logger,
@@ -28,6 +29,7 @@ import { playbooksRoutes } from './playbooks.routes.js';
 import { rateLimit } from './rate-limit.middleware.js';
 import { expressPath, mountRoutes } from './route.js';
 import { API_ROUTES } from './routes.js';
+import { leadLogFields, sourceLeadsRoutes } from './source-leads.routes.js';
 import { sourcesRoutes } from './sources.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
 import {
@@ -65,12 +67,25 @@ export interface ApiOptions {
    * unset or not built: /dashboard answers 503 (docs/dashboard.md).
    */
   dashboardDir?: string;
+  /**
+   * INTAKE_RATE_LIMIT_PER_SOURCE: a source's leads per second when it sets no
+   * rate_limit, counted with its post URL's; 0 or unset = no limit.
+   */
+  sourceRateLimitPerSecond?: number;
+  /** DUPLICATE_WINDOW_DAYS: when the account sets none. Default 30. */
+  duplicateWindowDays?: number;
 }
 
 const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000;
+const DEFAULT_DUPLICATE_WINDOW_DAYS = 30;
 
 export interface ApiDeps {
   prisma: PrismaClient;
+  /**
+   * A plain pg pool for intake's own SQL (packages/intake-core): the leads
+   * POST /marketing_sources/{id}/leads creates take intake's path.
+   */
+  pool: Pool;
   logger: Logger;
   metrics: Metrics;
   /**
@@ -200,6 +215,20 @@ export function apiRouter(deps: ApiDeps): Router {
   mountRoutes(router, accountRoutes, deps.prisma);
   mountRoutes(router, playbooksRoutes, deps.prisma);
   mountRoutes(router, sourcesRoutes, { prisma: deps.prisma, publicBaseUrl });
+  mountRoutes(router, sourceLeadsRoutes, {
+    // Intake's limiter name and prefix: a source's rate counts its leads from
+    // both ways in together.
+    intake: new IntakeService({
+      pool: deps.pool,
+      queues: deps.queues,
+      limiter: limiter('intake'),
+      validate: createLeadValidator(),
+      logger: deps.logger,
+      defaultRateLimitPerSecond: deps.options.sourceRateLimitPerSecond ?? 0,
+      duplicateWindowDays: deps.options.duplicateWindowDays ?? DEFAULT_DUPLICATE_WINDOW_DAYS,
+    }),
+    leads: leadCounter(deps.metrics),
+  });
   mountRoutes(router, subscriptionsRoutes, {
     prisma: deps.prisma,
     allowPrivateTargets: deps.options.webhookAllowPrivateTargets ?? false,
@@ -263,6 +292,8 @@ export function createApp(deps: ApiDeps): Express {
       // 401 answered before routing and a 422 thrown out of a route count under
       // the same `/api/v1/…` template as its 2xx.
       routes: API_ROUTES.map((route) => `${API_PREFIX}${expressPath(route.path)}`),
+      // A lead created through the API: what became of it, as intake's line says.
+      logFields: leadLogFields,
     }),
   );
   app.use(publicHealthRoutes(readiness(deps)));

@@ -78,6 +78,7 @@ describe('API rate limits', () => {
     try {
       const app = createApp({
         prisma: h.prisma,
+        pool: h.pool,
         logger,
         metrics: createMetrics('api-test'),
         queues: noRedis,
@@ -116,6 +117,7 @@ describe('API rate limits', () => {
     });
     const app = createApp({
       prisma: counting,
+      pool: h.pool,
       logger: createLogger({ service: 'api-test', level: 'silent' }),
       metrics: createMetrics('api-test'),
       queues: h.queues,

@@ -5,6 +5,7 @@ import { leadsRoutes } from './leads.routes.js';
 import { metaRoutes } from './meta.routes.js';
 import { playbooksRoutes } from './playbooks.routes.js';
 import type { Route } from './route.js';
+import { sourceLeadsRoutes } from './source-leads.routes.js';
 import { sourcesRoutes } from './sources.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
 import { suppressionsRoutes } from './suppressions.routes.js';
@@ -20,6 +21,7 @@ export const API_ROUTES: readonly Route<never>[] = [
   ...accountRoutes,
   ...playbooksRoutes,
   ...sourcesRoutes,
+  ...sourceLeadsRoutes,
   ...leadsRoutes,
   ...activitiesRoutes,
   ...subscriptionsRoutes,

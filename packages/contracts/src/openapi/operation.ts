@@ -72,6 +72,13 @@ export interface OpenApiOperation {
    * schemas; it also documents a 422 for an operation with neither.
    */
   invalid?: string;
+  /** Request headers the operation reads (an Idempotency-Key). */
+  headers?: readonly { name: string; description: string; schema: object }[];
+  /**
+   * Response objects that replace the generated ones of their statuses: answers
+   * whose body is not the Error envelope (a lead's, as intake answers it).
+   */
+  responses?: Readonly<Record<string, object>>;
 }
 
 export const schemaRef = (name: OpenApiSchemaName) => {
@@ -168,13 +175,18 @@ export function operationObject(op: OpenApiOperation) {
       op.invalid ?? 'validation_failed: every problem is listed in details.',
     );
   }
+  if (op.responses) Object.assign(responses, op.responses);
   return {
     operationId: op.operationId,
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     tags: [op.tag],
     ...(op.public ? { security: [] } : {}),
-    parameters: [...pathParameters(op.path), ...(op.query ? queryParameters(op.query) : [])],
+    parameters: [
+      ...pathParameters(op.path),
+      ...(op.query ? queryParameters(op.query) : []),
+      ...(op.headers ?? []).map((header) => ({ ...header, in: 'header', required: false })),
+    ],
     ...(op.body
       ? {
           requestBody: {

@@ -265,6 +265,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/marketing_sources/{id}/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a lead in a source, as if its seller had posted it
+         * @description For automations: the same lead as a post to the source's post_url (docs/intake.md), without the secret URL. The body is a lead (LeadSubmission), validated by intake's own rules: the lead's outcome is answered with intake's bodies, not the API's envelope: 201 accepted (stored, enrolled in the source's playbook), 200 duplicate, 422 rejected with every problem listed (and counted in the source's stats), 409 for an Idempotency-Key sent again with another body. The source's consent_required and rate_limit apply. A paused source answers 404, as its post URL does. Bodies are JSON only; a lead is never answered with a redirect.
+         */
+        post: operations["createMarketingSourceLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/marketing_sources/{id}/rotate_url": {
         parameters: {
             query?: never;
@@ -3648,6 +3668,178 @@ export interface operations {
                 };
             };
             /** @description rate_limited: over the per-address or per-API-key request rate; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: the database cannot be reached; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMarketingSourceLead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 printable ASCII characters: the same key for this source within 24 h answers the first answer again (Idempotent-Replayed: true), and no second lead is stored. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeadSubmission"];
+            };
+        };
+        responses: {
+            /** @description Duplicate: the same phone reached this account within its duplicate window (default 30 days); recorded for attribution, not enrolled again. lead_id is the earlier lead's. */
+            200: {
+                headers: {
+                    /** @description Present (true) when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "duplicate",
+                     *       "lead_id": "lead_01jdq2a0b1c2d3e4f5g6h7j8k9"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntakeDuplicate"];
+                };
+            };
+            /** @description Accepted: the lead is stored and will be enrolled in the playbook. The same Idempotency-Key again for this source within 24 h: the first response is replayed with the header Idempotent-Replayed: true; no new lead. */
+            201: {
+                headers: {
+                    /** @description Present (true) when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "accepted",
+                     *       "lead_id": "lead_01jdq3v3m5a8f0k2x9b7c6d4e1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntakeAccepted"];
+                };
+            };
+            /** @description malformed_body: the body is not a JSON object; invalid_idempotency_key: the Idempotency-Key header is not 1 to 255 printable ASCII characters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, wrong or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such marketing source in this account (another account's, deleted), or a paused source. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The same Idempotency-Key with another body. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "rejected",
+                     *       "errors": [
+                     *         {
+                     *           "field": "Idempotency-Key",
+                     *           "code": "idempotency_key_reused",
+                     *           "message": "This Idempotency-Key was already used with a different body. Use a new key for a new lead."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntakeRejected"];
+                };
+            };
+            /** @description payload_too_large: the body is over 256 KiB; too_many_fields: it has more than 75 fields. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json (or an unsupported encoding). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any field missing, blank or invalid: every problem is listed, not only the first. */
+            422: {
+                headers: {
+                    /** @description Present (true) when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "rejected",
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "code": "invalid",
+                     *           "message": "must be an email address, like jane.doe@example.com"
+                     *         },
+                     *         {
+                     *           "field": "phone",
+                     *           "code": "required",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntakeRejected"];
+                };
+            };
+            /** @description rate_limited: over the per-address or per-API-key request rate, or over the source's own rate (its rate_limit, shared with its post URL); retry after Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */

@@ -19,7 +19,7 @@ import {
 } from '@leadhook/contracts';
 import type { Pool, PoolClient } from '@leadhook/db';
 
-/** An active source, resolved from the post URL, with what intake needs of its account. */
+/** An active source, resolved from the post URL (or its id), with what intake needs of its account. */
 export interface IntakeSource {
   id: string;
   accountId: string;
@@ -82,6 +82,34 @@ export async function findActiveSources(
     found.set(sourceKeyText({ accountId: source.accountId, intakeKey: postKey }), source);
   }
   return keys.map((k) => found.get(sourceKeyText(k)) ?? null);
+}
+
+/**
+ * A source by its id within an account, paused or active, with what intake needs
+ * of it (the api's way in: the caller's API key named the account). Deleted
+ * sources and another account's are null.
+ */
+export async function findSourceById(
+  pool: Pool,
+  accountId: string,
+  sourceId: string,
+): Promise<{ source: IntakeSource; active: boolean } | null> {
+  const { rows } = await pool.query<IntakeSource & { active: boolean }>({
+    name: 'intake_find_source_by_id',
+    text: `SELECT s.id, s.account_id AS "accountId", s.playbook_id AS "playbookId", s.name,
+                  s.rate_limit AS "rateLimit", s.redirect_url AS "redirectUrl",
+                  s.consent_required AS "consentRequired",
+                  a.duplicate_window_days AS "duplicateWindowDays",
+                  s.status = 'active' AS active
+             FROM marketing_sources s
+             JOIN accounts a ON a.id = s.account_id
+            WHERE s.id = $1 AND s.account_id = $2 AND s.deleted_at IS NULL`,
+    values: [sourceId, accountId],
+  });
+  const row = rows[0];
+  if (!row) return null;
+  const { active, ...source } = row;
+  return { source, active };
 }
 
 /** A signed 64-bit advisory-lock key for a (namespace, parts) tuple. */
