@@ -38,6 +38,7 @@ export interface SubscriptionRow {
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
   failingSince: Date | null;
+  createdVia: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -55,6 +56,7 @@ export function presentSubscription(row: SubscriptionRow): Subscription {
     disabled_at: row.disabledAt?.toISOString() ?? null,
     failing_since: row.failingSince?.toISOString() ?? null,
     previous_secret_expires_at: row.previousSecretExpiresAt?.toISOString() ?? null,
+    created_via: row.createdVia === 'hooks' ? 'hooks' : 'api',
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -19,6 +19,7 @@ export type OpenApiTag =
   | 'Subscriptions'
   | 'Deliveries'
   | 'Do-not-contact'
+  | 'Hooks'
   | 'Meta';
 
 /** A query schema: an object whose properties are the query parameters, in order. */
