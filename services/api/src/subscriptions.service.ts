@@ -112,6 +112,7 @@ export async function createSubscription(
   accountId: string,
   playbookId: string | null,
   input: SubscriptionCreate,
+  createdVia: 'api' | 'hooks' = 'api',
 ): Promise<SubscriptionResult<SubscriptionWithSecret>> {
   if (playbookId !== null && !(await livePlaybookExists(ctx.prisma, accountId, playbookId))) {
     return { kind: 'not_found' };
@@ -141,6 +142,7 @@ export async function createSubscription(
             disabledAt: new Date(),
           }),
       secret: generateSecret(),
+      createdVia,
     },
   });
   return { kind: 'ok', subscription: presentWithSecret(row) };
