@@ -148,3 +148,21 @@ describe('named API keys (docs/api.md, "API keys")', () => {
     expect(listed.body.data[0].last_used_at).toBe(after!.toISOString());
   });
 });
+
+describe('fields the server sets', () => {
+  it('refuses api_key, prefix and last_used_at in a create body as read_only', async () => {
+    const { api_key } = await h.newAccount();
+    const res = await h
+      .as(api_key)
+      .post('/api/v1/account/api_keys')
+      .send({ name: 'x', api_key: 'lh_mine', prefix: 'lh_', last_used_at: null });
+    expect(res.status).toBe(422);
+    expect(
+      res.body.error.details.map((d: { field: string; code: string }) => [d.field, d.code]).sort(),
+    ).toEqual([
+      ['api_key', 'read_only'],
+      ['last_used_at', 'read_only'],
+      ['prefix', 'read_only'],
+    ]);
+  });
+});

@@ -491,6 +491,9 @@ describe('retries', () => {
     );
     expect(await deliveryOf(c, hookId)).toBeNull();
     expect(sub.received).toHaveLength(1);
+    // A hook's delivery is any delivery: the documented body (GET /hooks/samples
+    // is checked against the same closed schema in services/api).
+    expect(validatePayload(JSON.parse(sub.received[0]?.body ?? '{}'))).toBe(true);
   });
 
   it('disables a subscription failing for 5 days', async () => {
