@@ -175,6 +175,18 @@ describe('REST hooks (docs/api.md, "REST hooks")', () => {
       });
     });
 
+    it('is documented with label required and type optional', async () => {
+      const doc = (await h.anonymous.get('/api/v1/openapi.json')).body;
+      const params = doc.paths['/hooks/samples'].get.parameters as {
+        name: string;
+        required: boolean;
+      }[];
+      expect(params.map((p) => [p.name, p.required])).toEqual([
+        ['label', true],
+        ['type', false],
+      ]);
+    });
+
     it('refuses an unknown label, a label of the other type, and none, with 422', async () => {
       const { api } = await h.owner();
       for (const query of ['label=nope', 'label=started&type=outcome', '', 'label=test']) {

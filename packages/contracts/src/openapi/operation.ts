@@ -25,6 +25,8 @@ export type OpenApiTag =
 /** A query schema: an object whose properties are the query parameters, in order. */
 export interface QuerySchema {
   readonly type: 'object';
+  /** The parameters that must be given (the rest are optional). */
+  readonly required?: readonly string[];
   readonly properties: { readonly [name: string]: { readonly description?: string } };
 }
 
@@ -102,7 +104,7 @@ function queryParameters(query: QuerySchema) {
   return Object.entries(query.properties).map(([name, schema]) => ({
     name,
     in: 'query',
-    required: false,
+    required: query.required?.includes(name) ?? false,
     description: schema.description,
     schema,
   }));
