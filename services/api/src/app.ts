@@ -21,6 +21,7 @@ import { apiKeyIdOf, requireApiKey } from './auth.middleware.js';
 import { DASHBOARD_PATH, dashboardRouter } from './dashboard.js';
 import { deliveriesRoutes } from './deliveries.routes.js';
 import { ApiError, errorHandler, notFound, routeNotFound } from './errors.js';
+import { hooksRoutes } from './hooks.routes.js';
 import { leadsRoutes } from './leads.routes.js';
 import { redactApiPath } from './log-path.js';
 import { metaRoutes } from './meta.routes.js';
@@ -233,6 +234,10 @@ export function apiRouter(deps: ApiDeps): Router {
     prisma: deps.prisma,
     allowPrivateTargets: deps.options.webhookAllowPrivateTargets ?? false,
     timeoutMs: deps.options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+  });
+  mountRoutes(router, hooksRoutes, {
+    prisma: deps.prisma,
+    allowPrivateTargets: deps.options.webhookAllowPrivateTargets ?? false,
   });
   mountRoutes(router, deliveriesRoutes, {
     prisma: deps.prisma,

@@ -1,6 +1,7 @@
 import { accountRoutes } from './account.routes.js';
 import { activitiesRoutes } from './activities.routes.js';
 import { deliveriesRoutes } from './deliveries.routes.js';
+import { hooksRoutes } from './hooks.routes.js';
 import { leadsRoutes } from './leads.routes.js';
 import { metaRoutes } from './meta.routes.js';
 import { playbooksRoutes } from './playbooks.routes.js';
@@ -25,6 +26,7 @@ export const API_ROUTES: readonly Route<never>[] = [
   ...leadsRoutes,
   ...activitiesRoutes,
   ...subscriptionsRoutes,
+  ...hooksRoutes,
   ...deliveriesRoutes,
   ...suppressionsRoutes,
 ];

@@ -19,11 +19,14 @@ export type OpenApiTag =
   | 'Subscriptions'
   | 'Deliveries'
   | 'Do-not-contact'
+  | 'Hooks'
   | 'Meta';
 
 /** A query schema: an object whose properties are the query parameters, in order. */
 export interface QuerySchema {
   readonly type: 'object';
+  /** The parameters that must be given (the rest are optional). */
+  readonly required?: readonly string[];
   readonly properties: { readonly [name: string]: { readonly description?: string } };
 }
 
@@ -119,7 +122,7 @@ function queryParameters(query: QuerySchema) {
   return Object.entries(query.properties).map(([name, schema]) => ({
     name,
     in: 'query',
-    required: false,
+    required: query.required?.includes(name) ?? false,
     description: schema.description,
     schema,
   }));
