@@ -147,6 +147,7 @@ describe('API rate limits', () => {
     // A second process: another app on the same database.
     const other = createApp({
       prisma: h.prisma,
+      pool: h.pool,
       logger: createLogger({ service: 'api-test', level: 'silent' }),
       metrics: createMetrics('api-test'),
       queues: h.queues,
@@ -169,6 +170,7 @@ describe('API rate limits', () => {
     try {
       const app = createApp({
         prisma: down,
+        pool: h.pool,
         logger: createLogger({ service: 'api-test', level: 'silent' }),
         metrics: createMetrics('api-test'),
         queues: h.queues,

@@ -22,6 +22,50 @@ export interface paths {
         patch: operations["updateAccount"];
         trace?: never;
     };
+    "/account/api_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's active API keys, newest first
+         * @description Never the keys themselves: their id, name, prefix and when they were last used.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Issue a named API key besides the existing ones
+         * @description For one integration each (Zapier, a CRM…), so that each can be revoked alone. The key is shown only in this answer.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/api_keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key; it fails from its next request
+         * @description Revoking the key that makes this request is allowed: the answer is still 204, and the key fails from the next request. A revoked key answers 404 here.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/account/api_keys/rotate": {
         parameters: {
             query?: never;
@@ -31,7 +75,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Issue a new API key; the current one stops working at once */
+        /**
+         * Replace the calling API key by a new one; the calling key stops working at once
+         * @description Rotates the key this request is authenticated with: the new key has the same name, and the account's other keys keep working.
+         */
         post: operations["rotateApiKey"];
         delete?: never;
         options?: never;
@@ -125,6 +172,70 @@ export interface paths {
         };
         /** A file the reference page loads */
         get: operations["getApiReferenceAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's hooks, newest first
+         * @description Only the subscriptions made by POST /hooks; GET /subscriptions lists them all.
+         */
+        get: operations["listHooks"];
+        put?: never;
+        /**
+         * Subscribe a URL (a REST hook); no handshake
+         * @description A hook is an activity subscription (listed by GET /subscriptions with created_via `hooks`): the same deliveries, signing, retries and URL rules. Without playbook_id it receives the activities of every playbook of the account. A 410 Gone from target_url deletes the hook.
+         */
+        post: operations["subscribeHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unsubscribe a hook
+         * @description Deletes the hook as DELETE /subscriptions/{id} does. An id of a subscription not made by POST /hooks answers 404.
+         */
+        delete: operations["unsubscribeHook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/samples": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Up to 3 sample webhook bodies of a label, newest first
+         * @description Built exactly as deliveries are: the account's latest activities of the label (among its 200 newest leads), or one realistic synthetic activity when it has none (nothing is stored or sent).
+         */
+        get: operations["hookSamples"];
         put?: never;
         post?: never;
         delete?: never;
@@ -612,7 +723,7 @@ export interface components {
         /** Account */
         Account: {
             /**
-             * @description The first characters of the active API key, safe to show.
+             * @description The first characters of the newest active API key, safe to show.
              * @example lh_AbCdEf
              */
             readonly api_key_prefix: string | null;
@@ -765,12 +876,142 @@ export interface components {
              */
             readonly occurred_at: string;
         };
+        /** ActivityWebhook */
+        ActivityWebhook: {
+            /**
+             * Format: date-time
+             * @description Equal to occurred_at.
+             */
+            activity_created_at: string;
+            /** @example first_message_sent */
+            activity_label: string;
+            /** @description A short human sentence. */
+            activity_note: string;
+            /** @description The enrollment (play) id, or null when the lead has none. */
+            activity_play_id: string | null;
+            /** @enum {string} */
+            activity_type: "event" | "outcome";
+            /** @description Label-specific details (e.g. `body`, `until`). */
+            data: Record<string, never>;
+            /** @description The activity id; also `webhook-id`. */
+            id: string;
+            /** @description The extra fields the seller sent with the lead, as sent. */
+            lead_additional_info: Record<string, never>;
+            /** Format: date-time */
+            lead_created_at: string;
+            lead_email: string;
+            lead_first_name: string;
+            lead_id: string;
+            lead_last_name: string;
+            lead_opted_out: boolean;
+            /** @description leadhook itself (key: the lead id), then the marketing source at acceptance with the seller’s external_id, when one was sent. */
+            lead_originators: {
+                key: string;
+                origin: string;
+            }[];
+            marketing_source: {
+                id: string;
+                name: string;
+            };
+            /** Format: date-time */
+            occurred_at: string;
+            playbook: {
+                id: string;
+                name: string;
+            };
+        };
+        /** ApiKey */
+        ApiKey: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T15:04:05.123Z
+             */
+            readonly created_at: string;
+            /** @example key_01jdq3v3m5a8f0k2x9b7c6d4e1 */
+            readonly id: string;
+            /**
+             * Format: date-time
+             * @description About when the key last authenticated a request: recorded at most once a minute per key, so it may lag by up to a minute; null if never used.
+             * @example 2026-11-22T15:04:05.123Z
+             */
+            readonly last_used_at: string | null;
+            /** @example Zapier */
+            name: string;
+            /**
+             * @description The first characters of the key, safe to show.
+             * @example lh_AbCdEf
+             */
+            readonly prefix: string;
+        };
+        /** ApiKeyCreate */
+        ApiKeyCreate: {
+            /**
+             * @description What the key is for (e.g. `Zapier`), 1 to 100 characters once trimmed; leading and trailing blanks are dropped.
+             * @example Zapier
+             */
+            name: string;
+        };
+        /** ApiKeyList */
+        ApiKeyList: {
+            data: {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T15:04:05.123Z
+                 */
+                readonly created_at: string;
+                /** @example key_01jdq3v3m5a8f0k2x9b7c6d4e1 */
+                readonly id: string;
+                /**
+                 * Format: date-time
+                 * @description About when the key last authenticated a request: recorded at most once a minute per key, so it may lag by up to a minute; null if never used.
+                 * @example 2026-11-22T15:04:05.123Z
+                 */
+                readonly last_used_at: string | null;
+                /** @example Zapier */
+                name: string;
+                /**
+                 * @description The first characters of the key, safe to show.
+                 * @example lh_AbCdEf
+                 */
+                readonly prefix: string;
+            }[];
+            /** @description Pass as `cursor` to get the next page; null on the last page. */
+            next_cursor: string | null;
+        };
         /** ApiKeyRotation */
         ApiKeyRotation: {
             /** @description The new API key. It is not shown again; the previous key no longer works. */
             api_key: string;
             /** @example lh_AbCdEf */
             api_key_prefix: string;
+        };
+        /** ApiKeyWithSecret */
+        ApiKeyWithSecret: {
+            /**
+             * @description The API key. Shown only in this answer; store it now.
+             * @example lh_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefg
+             */
+            readonly api_key: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T15:04:05.123Z
+             */
+            readonly created_at: string;
+            /** @example key_01jdq3v3m5a8f0k2x9b7c6d4e1 */
+            readonly id: string;
+            /**
+             * Format: date-time
+             * @description About when the key last authenticated a request: recorded at most once a minute per key, so it may lag by up to a minute; null if never used.
+             * @example 2026-11-22T15:04:05.123Z
+             */
+            readonly last_used_at: string | null;
+            /** @example Zapier */
+            name: string;
+            /**
+             * @description The first characters of the key, safe to show.
+             * @example lh_AbCdEf
+             */
+            readonly prefix: string;
         };
         /** Delivery */
         Delivery: {
@@ -936,6 +1177,140 @@ export interface components {
                 }[];
                 message: string;
             };
+        };
+        /** Hook */
+        Hook: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T15:04:05.123Z
+             */
+            readonly created_at: string;
+            /** @description false after five days of failed deliveries (see GET /subscriptions/{id}). */
+            enabled: boolean;
+            events: string[];
+            /** @example sub_01jdq3v3m5a8f0k2x9b7c6d4e1 */
+            readonly id: string;
+            outcomes: string[];
+            /** @description The playbook whose activities are sent; null for every playbook of the account. */
+            playbook_id: string | null;
+            target_url: string;
+        };
+        /** HookCreate */
+        HookCreate: {
+            /**
+             * @description Event labels of GET /activity_catalog, `["*"]` for every event, or `[]` for none. Events and outcomes together name at least one label.
+             * @default []
+             * @example [
+             *       "message_received"
+             *     ]
+             */
+            events: string[];
+            /**
+             * @description Outcome labels of GET /activity_catalog, `["*"]` for every outcome, or `[]` for none. Events and outcomes together name at least one label.
+             * @default []
+             * @example [
+             *       "*"
+             *     ]
+             */
+            outcomes: string[];
+            /**
+             * @description Only this playbook's activities; without it, every playbook of the account (account-wide).
+             * @example pb_01jdq3v3m5a8f0k2x9b7c6d4e1
+             */
+            playbook_id?: string;
+            /**
+             * Format: uri
+             * @description An http(s) URL whose host is written as it is (no percent-escapes or numeric IPv4 shorthands, no missing host as in `http:///x`; else 422 `invalid`). A host that is a literal loopback, private, link-local, metadata or unspecified address, an IPv6 address outside global unicast 2000::/3, or `localhost`, is refused (422 `private_target`) unless the operator allows private targets; a name resolving to one is refused at delivery time.
+             * @example https://crm.example.com/hooks/leadhook
+             */
+            target_url: string;
+        };
+        /** HookList */
+        HookList: {
+            data: {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T15:04:05.123Z
+                 */
+                readonly created_at: string;
+                /** @description false after five days of failed deliveries (see GET /subscriptions/{id}). */
+                enabled: boolean;
+                events: string[];
+                /** @example sub_01jdq3v3m5a8f0k2x9b7c6d4e1 */
+                readonly id: string;
+                outcomes: string[];
+                /** @description The playbook whose activities are sent; null for every playbook of the account. */
+                playbook_id: string | null;
+                target_url: string;
+            }[];
+            /** @description Pass as `cursor` to get the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /** HookSamples */
+        HookSamples: {
+            /** @description Webhook bodies exactly as deliveries carry them: the account's latest activities of the label, or one synthetic example when it has none. */
+            data: {
+                /**
+                 * Format: date-time
+                 * @description Equal to occurred_at.
+                 */
+                activity_created_at: string;
+                /** @example first_message_sent */
+                activity_label: string;
+                /** @description A short human sentence. */
+                activity_note: string;
+                /** @description The enrollment (play) id, or null when the lead has none. */
+                activity_play_id: string | null;
+                /** @enum {string} */
+                activity_type: "event" | "outcome";
+                /** @description Label-specific details (e.g. `body`, `until`). */
+                data: Record<string, never>;
+                /** @description The activity id; also `webhook-id`. */
+                id: string;
+                /** @description The extra fields the seller sent with the lead, as sent. */
+                lead_additional_info: Record<string, never>;
+                /** Format: date-time */
+                lead_created_at: string;
+                lead_email: string;
+                lead_first_name: string;
+                lead_id: string;
+                lead_last_name: string;
+                lead_opted_out: boolean;
+                /** @description leadhook itself (key: the lead id), then the marketing source at acceptance with the seller’s external_id, when one was sent. */
+                lead_originators: {
+                    key: string;
+                    origin: string;
+                }[];
+                marketing_source: {
+                    id: string;
+                    name: string;
+                };
+                /** Format: date-time */
+                occurred_at: string;
+                playbook: {
+                    id: string;
+                    name: string;
+                };
+            }[];
+        };
+        /** HookWithSecret */
+        HookWithSecret: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T15:04:05.123Z
+             */
+            readonly created_at: string;
+            /** @description false after five days of failed deliveries (see GET /subscriptions/{id}). */
+            enabled: boolean;
+            events: string[];
+            /** @example sub_01jdq3v3m5a8f0k2x9b7c6d4e1 */
+            readonly id: string;
+            outcomes: string[];
+            /** @description The playbook whose activities are sent; null for every playbook of the account. */
+            playbook_id: string | null;
+            /** @description The Standard Webhooks signing secret of the deliveries to this hook, shown only here (verifying is optional for a platform that does not). */
+            readonly secret: string;
+            target_url: string;
         };
         /** IntakeAccepted */
         IntakeAccepted: {
@@ -1776,6 +2151,11 @@ export interface components {
              */
             readonly created_at: string;
             /**
+             * @description `hooks` for a REST hook (POST /hooks, which lists and deletes only those; a 410 Gone from its URL deletes it), `api` otherwise (a 410 Gone disables it).
+             * @enum {string}
+             */
+            readonly created_via: "api" | "hooks";
+            /**
              * Format: date-time
              * @example 2026-11-22T15:04:05.123Z
              */
@@ -1853,6 +2233,11 @@ export interface components {
                  * @example 2026-11-22T15:04:05.123Z
                  */
                 readonly created_at: string;
+                /**
+                 * @description `hooks` for a REST hook (POST /hooks, which lists and deletes only those; a 410 Gone from its URL deletes it), `api` otherwise (a 410 Gone disables it).
+                 * @enum {string}
+                 */
+                readonly created_via: "api" | "hooks";
                 /**
                  * Format: date-time
                  * @example 2026-11-22T15:04:05.123Z
@@ -1953,6 +2338,11 @@ export interface components {
              * @example 2026-11-22T15:04:05.123Z
              */
             readonly created_at: string;
+            /**
+             * @description `hooks` for a REST hook (POST /hooks, which lists and deletes only those; a 410 Gone from its URL deletes it), `api` otherwise (a 410 Gone disables it).
+             * @enum {string}
+             */
+            readonly created_via: "api" | "hooks";
             /**
              * Format: date-time
              * @example 2026-11-22T15:04:05.123Z
@@ -2233,6 +2623,237 @@ export interface operations {
             };
             /** @description validation_failed: every problem is listed in details. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-address or per-API-key request rate; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: the database cannot be reached; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description The previous page's next_cursor. */
+                cursor?: string;
+                /** @description Page size, 1–100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of API keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            /** @description unauthorized: missing, wrong or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: every problem is listed in details. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-address or per-API-key request rate; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: the database cannot be reached; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description The new key (`api_key`, shown only here), its id, name and prefix. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyWithSecret"];
+                };
+            };
+            /** @description malformed_body: the body is not a JSON object. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, wrong or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_key_limit: the account already holds 50 active keys; revoke one first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json (or an unsupported encoding). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: every problem is listed in details. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-address or per-API-key request rate; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: the database cannot be reached; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unauthorized: missing, wrong or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object here. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2618,6 +3239,295 @@ export interface operations {
             };
             /** @description not_found: no such file. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-address or per-API-key request rate; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: the database cannot be reached; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listHooks: {
+        parameters: {
+            query?: {
+                /** @description The previous page's next_cursor. */
+                cursor?: string;
+                /** @description Page size, 1–100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of hooks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookList"];
+                };
+            };
+            /** @description unauthorized: missing, wrong or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: every problem is listed in details. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-address or per-API-key request rate; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: the database cannot be reached; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subscribeHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HookCreate"];
+            };
+        };
+        responses: {
+            /** @description The hook: its `id` is what DELETE /hooks/{id} takes. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookWithSecret"];
+                };
+            };
+            /** @description malformed_body: the body is not a JSON object. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: missing, wrong or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json (or an unsupported encoding). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: the body does not fit the schema; `target_url`, `events` and `outcomes` follow the rules of POST /subscriptions (`unknown_label`, `no_labels`, `invalid`, `private_target`); `playbook_id` `not_found` when it names none of your live playbooks. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-address or per-API-key request rate; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: the database cannot be reached; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unsubscribeHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; the hook now answers 404. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unauthorized: missing, wrong or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-address or per-API-key request rate; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: the database cannot be reached; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hookSamples: {
+        parameters: {
+            query: {
+                /** @description A catalog label (GET /activity_catalog); an unknown one is a 422. */
+                label: string;
+                /** @description event or outcome, for a label that is both (`interested`); without it, either. */
+                type?: "event" | "outcome";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The samples, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookSamples"];
+                };
+            };
+            /** @description unauthorized: missing, wrong or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: `label` missing, or `unknown_label` when it is not in the catalog (for `type`, when given). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
