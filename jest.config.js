@@ -1,6 +1,8 @@
 // Tests run in jest's ESM mode (the generated Prisma client uses import.meta) and
 // are transformed by @swc/jest. Workspace packages resolve to their sources, so
-// tests need no build.
+// tests need no build. The dashboard's tests (services/dashboard/tests: browser tests
+// in Debian's Chromium, the API types' drift, the bundle budget) are matched like any
+// other; its src/ is browser code that Vite builds (docs/dashboard.md).
 /** @type {import('jest').Config} */
 export default {
   testEnvironment: 'node',

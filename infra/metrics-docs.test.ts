@@ -1,6 +1,6 @@
+import { LEAD_RESULTS } from '@leadhook/intake-core';
 import { QUEUES } from '@leadhook/queue';
 import { QUEUE_STATES, RETENTION_KINDS } from '@leadhook/worker-runtime';
-import { LEAD_RESULTS } from '../services/intake/src/intake.metrics.js';
 import {
   ENROLLMENT_RESULTS,
   STEP_SERIES,

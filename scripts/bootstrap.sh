@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares a fresh Debian machine with Node 20 for leadhook: pnpm (the version
 # package.json pins, through corepack), PostgreSQL and Redis (apt-get if absent;
-# started if not running), the database DATABASE_URL names, and the workspace's
+# started if not running), Debian's Chromium for the dashboard's browser tests, the database DATABASE_URL names, and the workspace's
 # packages. Says what it changes before changing it; safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,6 +62,13 @@ for tool in curl openssl; do
     apt_install "$tool"
   fi
 done
+
+# The dashboard's browser tests drive Debian's Chromium at /usr/bin/chromium through
+# playwright-core, which never downloads a browser (docs/dashboard.md, "Browser tests").
+if [ ! -x /usr/bin/chromium ]; then
+  echo "bootstrap: installing Chromium (Debian's chromium package, for the dashboard's browser tests)"
+  apt_install chromium
+fi
 
 if ! pg_isready -q -h 127.0.0.1 -p 5432; then
   echo "bootstrap: starting PostgreSQL"

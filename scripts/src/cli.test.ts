@@ -195,6 +195,49 @@ describe('pnpm leadhook account list / rotate-key (an owner who lost the API key
   });
 });
 
+describe('pnpm leadhook api-key create (a named key beside the others)', () => {
+  it('prints the new key with its id and name once; the account keeps its first key', async () => {
+    const created = leadhookJson<{ account_id: string; api_key: string }>([
+      'account',
+      'create',
+      'Two Keys',
+    ]);
+    const key = leadhookJson<Record<string, string>>([
+      'api-key',
+      'create',
+      '--account',
+      created.account_id,
+      '--name',
+      '  Zapier  ',
+    ]);
+    expect(key).toEqual({
+      id: expect.stringMatching(/^key_[0-9a-z]{26}$/),
+      name: 'Zapier',
+      api_key: expect.stringMatching(/^lh_[A-Za-z0-9_-]{43}$/),
+      prefix: key.api_key?.slice(0, 9),
+      account_id: created.account_id,
+      created_at: expect.any(String),
+    });
+    expect(new Date(key.created_at ?? '').toISOString()).toBe(key.created_at);
+    expect(await keyRow(empty.url, key.api_key ?? '')).toEqual([
+      { account_id: created.account_id, name: 'Two Keys', revoked_at: null },
+    ]);
+    expect(await keyRow(empty.url, created.api_key)).toEqual([
+      { account_id: created.account_id, name: 'Two Keys', revoked_at: null },
+    ]);
+  });
+
+  it('of an unknown account says so on stderr and exits 1, printing nothing', () => {
+    const result = leadhook(
+      ['api-key', 'create', '--account=acc_00000000000000000000000000', '--name=x'],
+      { DATABASE_URL: empty.url },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/no account with id "acc_00000000000000000000000000"/);
+  });
+});
+
 describe('parseArgs', () => {
   it.each([
     [['account', 'create', '  Acme  '], { kind: 'account-create', name: 'Acme' }],
@@ -202,6 +245,14 @@ describe('parseArgs', () => {
     [['account', 'create', 'x', '-h'], { kind: 'help' }],
     [['account', 'list'], { kind: 'account-list' }],
     [['account', 'rotate-key', 'acc_1'], { kind: 'account-rotate-key', accountId: 'acc_1' }],
+    [
+      ['api-key', 'create', '--name', ' Zap ', '--account', 'acc_1'],
+      { kind: 'api-key-create', accountId: 'acc_1', name: 'Zap' },
+    ],
+    [
+      ['api-key', 'create', '--account=acc_1', '--name=Make'],
+      { kind: 'api-key-create', accountId: 'acc_1', name: 'Make' },
+    ],
   ])('%j → %j', (args, command) => {
     expect(parseArgs(args)).toEqual(command);
   });
@@ -212,6 +263,14 @@ describe('parseArgs', () => {
     // Text PostgreSQL cannot store (a shell cannot pass a NUL, but a caller of parseArgs can).
     [['account', 'create', 'Acme\u0000']],
     [['account', 'create', 'Acme \ud800']],
+    [['api-key']],
+    [['api-key', 'list']],
+    [['api-key', 'create', '--account', 'acc_1']],
+    [['api-key', 'create', '--name', 'x']],
+    [['api-key', 'create', '--account', 'acc_1', '--name', '  ']],
+    [['api-key', 'create', '--account', 'acc_1', '--name', 'x'.repeat(101)]],
+    [['api-key', 'create', '--account', 'acc_1', '--name', 'x', '--force']],
+    [['api-key', 'create', '--account', 'acc_1', '--name']],
   ])('refuses %j', (args) => {
     expect(parseArgs(args).kind).toBe('usage-error');
   });

@@ -12,6 +12,11 @@ commands:
   account rotate-key ID revoke every API key of account ID and issue a new one
                         (for an owner who lost the key); prints
                         {"account_id":"…","api_key":"…"} on stdout, once.
+  api-key create --account ID --name NAME
+                        add a named API key to account ID (its other keys
+                        keep working); prints {"id":"…","name":"…",
+                        "api_key":"…","prefix":"…","account_id":"…",
+                        "created_at":"…"} on stdout, once.
 
 options:
   -h, --help            show this help
@@ -24,11 +29,15 @@ pnpm leadhook account create NAME | jq -r .api_key
 /** Longest account name accepted (it is a label, shown in the dashboard). */
 export const MAX_ACCOUNT_NAME_LENGTH = 200;
 
+/** Longest API key name accepted, as the API's (docs/api.md, "API keys"). */
+export const MAX_API_KEY_NAME_LENGTH = 100;
+
 export type Command =
   | { kind: 'help' }
   | { kind: 'account-create'; name: string }
   | { kind: 'account-list' }
   | { kind: 'account-rotate-key'; accountId: string }
+  | { kind: 'api-key-create'; accountId: string; name: string }
   | { kind: 'usage-error'; message: string };
 
 const ACCOUNT_ACTIONS = ['create', 'list', 'rotate-key'] as const;
@@ -39,6 +48,7 @@ export function parseArgs(argv: readonly string[]): Command {
   }
   const [group, action, ...rest] = argv;
   if (group === undefined) return { kind: 'usage-error', message: 'no command given' };
+  if (group === 'api-key') return parseApiKey(action, rest);
   if (group !== 'account') return { kind: 'usage-error', message: `unknown command "${group}"` };
   if (!ACCOUNT_ACTIONS.some((known) => known === action)) {
     return {
@@ -78,4 +88,51 @@ export function parseArgs(argv: readonly string[]): Command {
     };
   }
   return { kind: 'account-create', name };
+}
+
+/** `api-key create --account ID --name NAME` (either order; `--opt=value` too). */
+function parseApiKey(action: string | undefined, rest: readonly string[]): Command {
+  if (action !== 'create') {
+    return {
+      kind: 'usage-error',
+      message:
+        action === undefined ? 'api-key needs a subcommand' : `unknown command "api-key ${action}"`,
+    };
+  }
+  const options: Record<string, string> = {};
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] ?? '';
+    const match = /^--(account|name)(?:=(.*))?$/s.exec(arg);
+    if (!match) {
+      return {
+        kind: 'usage-error',
+        message: arg.startsWith('-')
+          ? `unknown option "${arg}"`
+          : `unexpected argument "${arg}" (quote a NAME with spaces: --name "a b")`,
+      };
+    }
+    const option = match[1] ?? '';
+    if (option in options) return { kind: 'usage-error', message: `--${option} given twice` };
+    const value = match[2] ?? rest[++i];
+    if (value === undefined) return { kind: 'usage-error', message: `--${option} needs a value` };
+    options[option] = value;
+  }
+  const accountId = (options.account ?? '').trim();
+  if (accountId === '')
+    return { kind: 'usage-error', message: 'api-key create needs --account ID' };
+  if (options.name === undefined) {
+    return { kind: 'usage-error', message: 'api-key create needs --name NAME' };
+  }
+  const name = options.name.trim();
+  if (name === '') return { kind: 'usage-error', message: 'NAME must not be blank' };
+  if (isUnstorableText(name)) {
+    return { kind: 'usage-error', message: `NAME ${UNSTORABLE_TEXT_MESSAGE}` };
+  }
+  if (name.length > MAX_API_KEY_NAME_LENGTH) {
+    return {
+      kind: 'usage-error',
+      message: `NAME is longer than ${MAX_API_KEY_NAME_LENGTH} characters`,
+    };
+  }
+  return { kind: 'api-key-create', accountId, name };
 }

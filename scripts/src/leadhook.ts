@@ -4,8 +4,10 @@
  * everything else go to stderr, with a non-zero exit.
  */
 import { loadConfigOrExit } from '@leadhook/config';
+import { API_KEYS_PER_ACCOUNT } from '@leadhook/contracts';
 import {
   createAccount,
+  createApiKey,
   createPrisma,
   isDatabaseUnavailable,
   listAccounts,
@@ -56,6 +58,31 @@ switch (command.kind) {
         return `no account with id "${accountId}" (pnpm leadhook account list shows them)`;
       }
       process.stdout.write(`${JSON.stringify(rotated)}\n`);
+      return undefined;
+    });
+    break;
+  }
+  case 'api-key-create': {
+    const { accountId, name } = command;
+    await withDatabase('could not create the API key', async (prisma) => {
+      const result = await createApiKey(prisma, accountId, name, API_KEYS_PER_ACCOUNT);
+      if (result.kind === 'not_found') {
+        return `no account with id "${accountId}" (pnpm leadhook account list shows them)`;
+      }
+      if (result.kind === 'limit') {
+        return `account "${accountId}" already has ${result.limit} active API keys (the most it may hold): revoke one first (DELETE /api/v1/account/api_keys/{id})`;
+      }
+      const { key } = result;
+      process.stdout.write(
+        `${JSON.stringify({
+          id: key.id,
+          name: key.name,
+          api_key: key.apiKey,
+          prefix: key.prefix,
+          account_id: accountId,
+          created_at: key.createdAt.toISOString(),
+        })}\n`,
+      );
       return undefined;
     });
     break;

@@ -38,14 +38,101 @@ export interface CreatedAccount {
 }
 
 /** The insert of an account's API key: only its hash and its display prefix are stored. */
-function insertApiKey(prisma: PrismaClient, accountId: string, apiKey: string) {
+function insertApiKey(
+  prisma: Pick<PrismaClient, 'apiKey'>,
+  accountId: string,
+  apiKey: string,
+  name?: string,
+) {
   return prisma.apiKey.create({
     data: {
       id: newId('apiKey'),
       accountId,
       keyHash: hashApiKey(apiKey),
       prefix: apiKeyPrefix(apiKey),
+      ...(name !== undefined ? { name } : {}),
     },
+  });
+}
+
+/** A key just made: its row's fields and the key itself, shown this once. */
+export interface CreatedApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  apiKey: string;
+}
+
+export type CreateApiKeyResult =
+  | { kind: 'ok'; key: CreatedApiKey }
+  | { kind: 'not_found' }
+  | { kind: 'limit'; limit: number };
+
+/**
+ * A new named key of the account, unless it already holds `limit` active keys.
+ * The account row is locked while counting, so two concurrent creates cannot
+ * both pass the limit. `not_found` when no such account exists.
+ */
+export async function createApiKey(
+  prisma: PrismaClient,
+  accountId: string,
+  name: string,
+  limit: number,
+): Promise<CreateApiKeyResult> {
+  return prisma.$transaction(async (tx) => {
+    const account = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+    if (account.length === 0) return { kind: 'not_found' as const };
+    const active = await tx.apiKey.count({ where: { accountId, revokedAt: null } });
+    if (active >= limit) return { kind: 'limit' as const, limit };
+    const apiKey = generateApiKey();
+    const row = await insertApiKey(tx, accountId, apiKey, name);
+    return {
+      kind: 'ok' as const,
+      key: { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt, apiKey },
+    };
+  });
+}
+
+/**
+ * Revokes one key of the account: it fails from its next request on every api
+ * process (requireApiKey reads the row each time). False when the account has
+ * no such active key.
+ */
+export async function revokeApiKey(
+  prisma: PrismaClient,
+  accountId: string,
+  keyId: string,
+): Promise<boolean> {
+  const { count } = await prisma.apiKey.updateMany({
+    where: { id: keyId, accountId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  return count > 0;
+}
+
+/**
+ * Replaces one key by a new one of the same name, in one transaction: the old
+ * key stops working at once, the account's other keys keep working. Null when
+ * the key is no longer active (revoked meanwhile).
+ */
+export async function replaceApiKey(
+  prisma: PrismaClient,
+  accountId: string,
+  keyId: string,
+): Promise<CreatedApiKey | null> {
+  return prisma.$transaction(async (tx) => {
+    const old = await tx.apiKey.findFirst({ where: { id: keyId, accountId, revokedAt: null } });
+    if (!old) return null;
+    const { count } = await tx.apiKey.updateMany({
+      where: { id: keyId, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    if (count === 0) return null;
+    const apiKey = generateApiKey();
+    const row = await insertApiKey(tx, accountId, apiKey, old.name);
+    return { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt, apiKey };
   });
 }
 

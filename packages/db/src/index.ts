@@ -1,12 +1,20 @@
-export type { AccountSummary, CreatedAccount } from './accounts.js';
+export type {
+  AccountSummary,
+  CreateApiKeyResult,
+  CreatedAccount,
+  CreatedApiKey,
+} from './accounts.js';
 export {
   apiKeyPrefix,
   createAccount,
+  createApiKey,
   generateApiKey,
   generateIntakeKey,
   hashApiKey,
   hashesEqual,
   listAccounts,
+  replaceApiKey,
+  revokeApiKey,
   rotateApiKey,
   rotateApiKeyOf,
 } from './accounts.js';

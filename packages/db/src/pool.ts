@@ -45,6 +45,11 @@ const UNAVAILABLE_CODES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
   '53300', // too_many_connections
+  // Prisma's own: the server cannot be reached (its driver adapter's
+  // DatabaseNotReachable, e.g. nothing listening), connect timeout, connection closed.
+  'P1001',
+  'P1002',
+  'P1017',
   '08000',
   '08001',
   '08003',

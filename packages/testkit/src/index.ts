@@ -1,8 +1,18 @@
 /**
  * What every service's tests and the end-to-end tests share: the test stores,
  * factories for the rows, a valid lead body, a local subscriber server, waiting
- * and ports, queue cleanup and the OpenAPI response check.
+ * and ports, queue cleanup, the OpenAPI response check, and the browser tests'
+ * Chromium, accessibility check and screenshots.
  */
+export {
+  CHROMIUM_PATH,
+  expectAccessible,
+  launchBrowser,
+  pageErrors,
+  SCREENSHOTS_DIR,
+  screenshot,
+  useBrowser,
+} from './browser.js';
 export {
   type ActivitySpec,
   type AttemptSpec,

@@ -8,7 +8,11 @@ import { createTestDatabase, type TestDatabase } from './settings.js';
  */
 export function useHarness<T extends { close(): Promise<void> }>(
   start: () => Promise<T>,
-  options: { afterEach?: (harness: T) => Promise<void> } = {},
+  options: {
+    afterEach?: (harness: T) => Promise<void>;
+    /** For starting and closing, when jest's default is too short (a browser, a build). */
+    timeoutMs?: number;
+  } = {},
 ): T {
   let current: T | undefined;
   const started = (): T => {
@@ -17,7 +21,7 @@ export function useHarness<T extends { close(): Promise<void> }>(
   };
   beforeAll(async () => {
     current = await start();
-  });
+  }, options.timeoutMs);
   const tidy = options.afterEach;
   if (tidy) {
     afterEach(async () => {
@@ -26,7 +30,7 @@ export function useHarness<T extends { close(): Promise<void> }>(
   }
   afterAll(async () => {
     await current?.close();
-  });
+  }, options.timeoutMs);
   return new Proxy({} as T, {
     get(_target, key) {
       const harness = started();

@@ -2,8 +2,9 @@
 --
 --   Takes:
 --     p_lock_key         the (account, phone) advisory lock key
---     p_lead_id ...      the lead's columns as validated by the intake route, its
---                        accepted submission's id (p_submission_id)
+--     p_lead_id ...      the lead's columns as validated by the intake route (with
+--                        p_consent_provider, the provider its token's shape shows,
+--                        or null), its accepted submission's id (p_submission_id)
 --     p_window_days      the duplicate window: a lead of the account with this
 --                        phone received in it makes this submission a duplicate
 --   Returns:
@@ -40,6 +41,7 @@ CREATE OR REPLACE FUNCTION intake_accept(
   p_external_id text,
   p_tcpa_opt_in_token text,
   p_tcpa_opt_in_url text,
+  p_consent_provider text,
   p_ip text,
   p_user_agent text,
   p_window_days integer,
@@ -68,10 +70,10 @@ BEGIN
 
   INSERT INTO leads (id, account_id, source_id, source_name, playbook_id, phone, email, first_name, last_name,
                      fields, canonical, extra, external_id, tcpa_opt_in_token, tcpa_opt_in_url,
-                     consent_ip, consent_user_agent, received_at)
+                     consent_provider, consent_ip, consent_user_agent, received_at)
   VALUES (p_lead_id, p_account_id, p_source_id, p_source_name, p_playbook_id, p_phone, p_email, p_first_name, p_last_name,
           p_fields, p_canonical, p_extra, p_external_id, p_tcpa_opt_in_token, p_tcpa_opt_in_url,
-          p_ip, p_user_agent, p_received_at);
+          p_consent_provider, p_ip, p_user_agent, p_received_at);
   INSERT INTO submissions (id, account_id, source_id, result, lead_id, external_id, ip, user_agent, created_at)
   VALUES (p_submission_id, p_account_id, p_source_id, 'accepted', p_lead_id, p_external_id, p_ip, p_user_agent, p_received_at);
   INSERT INTO outbox (topic, payload) VALUES ('enrollment', jsonb_build_object('lead_id', p_lead_id));

@@ -38,8 +38,8 @@ BEGIN
       item integer, lead_id text, account_id text, source_id text, source_name text,
       playbook_id text, phone text, email text, first_name text, last_name text,
       fields jsonb, canonical jsonb, extra jsonb, external_id text,
-      tcpa_opt_in_token text, tcpa_opt_in_url text, ip text, user_agent text,
-      window_days integer, received_at timestamptz, submission_id text)
+      tcpa_opt_in_token text, tcpa_opt_in_url text, consent_provider text, ip text,
+      user_agent text, window_days integer, received_at timestamptz, submission_id text)
     ORDER BY x.item
   LOOP
     SELECT l.id INTO v_existing
@@ -59,11 +59,11 @@ BEGIN
     ELSE
       INSERT INTO leads (id, account_id, source_id, source_name, playbook_id, phone, email, first_name, last_name,
                          fields, canonical, extra, external_id, tcpa_opt_in_token, tcpa_opt_in_url,
-                         consent_ip, consent_user_agent, received_at)
+                         consent_provider, consent_ip, consent_user_agent, received_at)
       VALUES (v_it.lead_id, v_it.account_id, v_it.source_id, v_it.source_name, v_it.playbook_id, v_it.phone,
               v_it.email, v_it.first_name, v_it.last_name, v_it.fields, v_it.canonical, v_it.extra,
-              v_it.external_id, v_it.tcpa_opt_in_token, v_it.tcpa_opt_in_url, v_it.ip, v_it.user_agent,
-              v_it.received_at);
+              v_it.external_id, v_it.tcpa_opt_in_token, v_it.tcpa_opt_in_url, v_it.consent_provider,
+              v_it.ip, v_it.user_agent, v_it.received_at);
       INSERT INTO submissions (id, account_id, source_id, result, lead_id, external_id, ip, user_agent, created_at)
       VALUES (v_it.submission_id, v_it.account_id, v_it.source_id, 'accepted', v_it.lead_id, v_it.external_id,
               v_it.ip, v_it.user_agent, v_it.received_at);

@@ -1,5 +1,8 @@
 -- webhook_disable: disables a subscription with the reason the account sees
--- and fails its pending deliveries (unqueued, their leases ended).
+-- and fails its pending deliveries (unqueued, their leases ended). A REST hook
+-- (created_via 'hooks') that answered 410 Gone is deleted too (deleted_at set:
+-- docs/api.md, "REST hooks"), as its platform unsubscribed; an ordinary
+-- subscription is only disabled, so the account can see why and re-enable it.
 --
 --   Takes:
 --     p_subscription_id, p_code (gone | failing: the disabled_code metrics group
@@ -17,7 +20,9 @@ DECLARE
 BEGIN
   UPDATE subscriptions
      SET enabled = false, disabled_code = p_code, disabled_reason = p_reason,
-         disabled_at = p_now, updated_at = p_now
+         disabled_at = p_now, updated_at = p_now,
+         deleted_at = CASE WHEN p_code = 'gone' AND created_via = 'hooks'
+                           THEN coalesce(deleted_at, p_now) ELSE deleted_at END
    WHERE id = p_subscription_id AND enabled;
   v_disabled := FOUND;
   UPDATE deliveries

@@ -1,6 +1,7 @@
 import { ActivityRecorder } from '@leadhook/activities';
-import { isUtf8ContentType } from '@leadhook/contracts';
-import type { PrismaClient } from '@leadhook/db';
+import { createLeadValidator, isUtf8ContentType } from '@leadhook/contracts';
+import type { Pool, PrismaClient } from '@leadhook/db';
+import { IntakeService, leadCounter } from '@leadhook/intake-core';
 import {
   httpObservability,
   type Logger,
@@ -15,9 +16,12 @@ import { createRateLimiter } from '@leadhook/rate-limit';
 import express, { type Express, type Request, type RequestHandler, Router } from 'express';
 import { accountRoutes } from './account.routes.js';
 import { activitiesRoutes } from './activities.routes.js';
+import { loadApiReference } from './api-reference.js';
 import { apiKeyIdOf, requireApiKey } from './auth.middleware.js';
+import { DASHBOARD_PATH, dashboardRouter } from './dashboard.js';
 import { deliveriesRoutes } from './deliveries.routes.js';
 import { ApiError, errorHandler, notFound, routeNotFound } from './errors.js';
+import { hooksRoutes } from './hooks.routes.js';
 import { leadsRoutes } from './leads.routes.js';
 import { redactApiPath } from './log-path.js';
 import { metaRoutes } from './meta.routes.js';
@@ -26,6 +30,7 @@ import { playbooksRoutes } from './playbooks.routes.js';
 import { rateLimit } from './rate-limit.middleware.js';
 import { expressPath, mountRoutes } from './route.js';
 import { API_ROUTES } from './routes.js';
+import { leadLogFields, sourceLeadsRoutes } from './source-leads.routes.js';
 import { sourcesRoutes } from './sources.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
 import {
@@ -58,12 +63,30 @@ export interface ApiOptions {
   trustProxy?: boolean | number;
   /** QUEUE_PREFIX: the Redis key prefix the rate counters live under. */
   redisKeyPrefix?: string;
+  /**
+   * The dashboard's built files (services/dashboard/dist), served under /dashboard;
+   * unset or not built: /dashboard answers 503 (docs/dashboard.md).
+   */
+  dashboardDir?: string;
+  /**
+   * INTAKE_RATE_LIMIT_PER_SOURCE: a source's leads per second when it sets no
+   * rate_limit, counted with its post URL's; 0 or unset = no limit.
+   */
+  sourceRateLimitPerSecond?: number;
+  /** DUPLICATE_WINDOW_DAYS: when the account sets none. Default 30. */
+  duplicateWindowDays?: number;
 }
 
 const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000;
+const DEFAULT_DUPLICATE_WINDOW_DAYS = 30;
 
 export interface ApiDeps {
   prisma: PrismaClient;
+  /**
+   * A plain pg pool for intake's own SQL (packages/intake-core): the leads
+   * POST /marketing_sources/{id}/leads creates take intake's path.
+   */
+  pool: Pool;
   logger: Logger;
   metrics: Metrics;
   /**
@@ -179,7 +202,10 @@ export function apiRouter(deps: ApiDeps): Router {
     ),
   );
   router.use(utf8Only, bodyParser, jsonObjectBody);
-  mountRoutes(router, metaRoutes, { document });
+  mountRoutes(router, metaRoutes, {
+    document,
+    reference: loadApiReference(API_PREFIX, document.info.title),
+  });
   router.use(requireApiKey(deps.prisma));
   router.use(noNulInPath);
   router.use(
@@ -190,10 +216,28 @@ export function apiRouter(deps: ApiDeps): Router {
   mountRoutes(router, accountRoutes, deps.prisma);
   mountRoutes(router, playbooksRoutes, deps.prisma);
   mountRoutes(router, sourcesRoutes, { prisma: deps.prisma, publicBaseUrl });
+  mountRoutes(router, sourceLeadsRoutes, {
+    // Intake's limiter name and prefix: a source's rate counts its leads from
+    // both ways in together.
+    intake: new IntakeService({
+      pool: deps.pool,
+      queues: deps.queues,
+      limiter: limiter('intake'),
+      validate: createLeadValidator(),
+      logger: deps.logger,
+      defaultRateLimitPerSecond: deps.options.sourceRateLimitPerSecond ?? 0,
+      duplicateWindowDays: deps.options.duplicateWindowDays ?? DEFAULT_DUPLICATE_WINDOW_DAYS,
+    }),
+    leads: leadCounter(deps.metrics),
+  });
   mountRoutes(router, subscriptionsRoutes, {
     prisma: deps.prisma,
     allowPrivateTargets: deps.options.webhookAllowPrivateTargets ?? false,
     timeoutMs: deps.options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+  });
+  mountRoutes(router, hooksRoutes, {
+    prisma: deps.prisma,
+    allowPrivateTargets: deps.options.webhookAllowPrivateTargets ?? false,
   });
   mountRoutes(router, deliveriesRoutes, {
     prisma: deps.prisma,
@@ -234,7 +278,7 @@ export function createInternalApp(deps: ApiDeps): Express {
 }
 
 /**
- * The management API (docs/api.md) with /healthz and a /readyz that gives its
+ * The management API (docs/api.md), the dashboard under /dashboard (docs/dashboard.md), with /healthz and a /readyz that gives its
  * status but names no dependency (a load balancer may probe them); metrics and
  * the readiness detail are createInternalApp's.
  */
@@ -253,10 +297,17 @@ export function createApp(deps: ApiDeps): Express {
       // 401 answered before routing and a 422 thrown out of a route count under
       // the same `/api/v1/…` template as its 2xx.
       routes: API_ROUTES.map((route) => `${API_PREFIX}${expressPath(route.path)}`),
+      // A lead created through the API: what became of it, as intake's line says.
+      logFields: leadLogFields,
     }),
   );
   app.use(publicHealthRoutes(readiness(deps)));
   app.use(API_PREFIX, api);
+  // The browser dashboard for account owners (docs/dashboard.md); `/` leads to it.
+  app.use(DASHBOARD_PATH, dashboardRouter(deps.options.dashboardDir, deps.logger));
+  app.get('/', (_req, res) => {
+    res.redirect(302, DASHBOARD_PATH);
+  });
   app.use(routeNotFound);
   app.use(errorHandler(deps.logger));
   return app;

@@ -16,6 +16,13 @@ const UNKNOWN_KEYS_MAX = 10_000;
 const UNKNOWN_KEYS_TTL_MS = 10 * 60_000;
 
 /**
+ * last_used_at is written at most once per this interval per key (docs/api.md,
+ * "API keys"): the request that finds it older writes it, with a conditional
+ * UPDATE so that concurrent requests on several api processes write it once.
+ */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
  * `Authorization: Bearer <API_KEY>`. Keys are stored as SHA-256 hashes and found by
  * an index on the hash; the stored hash is then compared in constant time. A
  * missing, unknown or revoked key gets the same 401. A key that matched nothing
@@ -33,10 +40,21 @@ export function requireApiKey(prisma: PrismaClient): RequestHandler {
     if (unknownKeys.has(hash)) throw unauthorized();
     const key = await prisma.apiKey.findUnique({
       where: { keyHash: hash },
-      select: { id: true, keyHash: true, accountId: true, revokedAt: true },
+      select: { id: true, keyHash: true, accountId: true, revokedAt: true, lastUsedAt: true },
     });
     if (!key) unknownKeys.set(hash, true);
     if (!key || key.revokedAt !== null || !hashesEqual(key.keyHash, hash)) throw unauthorized();
+    const now = Date.now();
+    if (key.lastUsedAt === null || now - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+      const stale = new Date(now - LAST_USED_RESOLUTION_MS);
+      await prisma.apiKey.updateMany({
+        where: {
+          id: key.id,
+          OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: stale } }],
+        },
+        data: { lastUsedAt: new Date(now) },
+      });
+    }
     res.locals.accountId = key.accountId;
     res.locals.apiKeyId = key.id;
     next();

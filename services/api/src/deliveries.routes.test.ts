@@ -312,6 +312,7 @@ describe('POST /deliveries/{id}/redeliver', () => {
     try {
       const app = createApp({
         prisma: h.prisma,
+        pool: h.pool,
         logger: createLogger({ service: 'api-test', level: 'silent' }),
         metrics: createMetrics('api-test'),
         queues: noRedis,

@@ -112,6 +112,164 @@ describe('GET /leads', () => {
   });
 });
 
+describe('GET /leads filters', () => {
+  /** The ids the filtered list answers, every page followed. */
+  const ids = async (api: AuthedAgent, query: string) => (await walk(api, query)).ids;
+  const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
+
+  /** A 422 validation_failed whose details name exactly these (field, code). */
+  async function refused(api: AuthedAgent, query: string, expected: [string, string][]) {
+    const res = await api.get(`/api/v1/leads?${query}`);
+    expect([query, res.status, res.body.error?.code]).toEqual([query, 422, 'validation_failed']);
+    expect([query, res.body.error.details]).toEqual([
+      query,
+      expected.map(([field, code]) => expect.objectContaining({ field, code })),
+    ]);
+  }
+
+  it('filters by outcome; an unknown label is 422', async () => {
+    const a = await owner();
+    const b = await owner();
+    const qualified = [
+      await createLead(h.prisma, a, { outcome: 'qualified' }),
+      await createLead(h.prisma, { ...a, sourceId: a.otherSourceId }, { outcome: 'qualified' }),
+    ];
+    const notInterested = await createLead(h.prisma, a, { outcome: 'not_interested' });
+    await createLead(h.prisma, a);
+    await createLead(h.prisma, b, { outcome: 'qualified' });
+
+    expect(await ids(a.api, 'outcome=qualified')).toEqual([...qualified].reverse());
+    expect(await ids(a.api, 'outcome=not_interested')).toEqual([notInterested]);
+    expect(await ids(a.api, 'outcome=opted_out')).toEqual([]);
+    await refused(a.api, 'outcome=promoted', [['outcome', 'invalid']]);
+    // An event label is no outcome.
+    await refused(a.api, 'outcome=message_delivered', [['outcome', 'invalid']]);
+  });
+
+  it('filters by the time received: days inclusive in UTC, or instants', async () => {
+    const a = await owner();
+    const at = async (iso: string) => createLead(h.prisma, a, { receivedAt: new Date(iso) });
+    const before = await at('2026-02-28T23:59:59.999Z');
+    const first = await at('2026-03-01T00:00:00.000Z');
+    const middle = await at('2026-03-04T12:00:00.000Z');
+    const last = await at('2026-03-07T23:59:59.999Z');
+    const after = await at('2026-03-08T00:00:00.000Z');
+    // Ids are newest-created first, not newest-received: sort by what the list does.
+    const listed = (...leads: string[]) => [...leads].sort().reverse();
+
+    expect(await ids(a.api, 'from=2026-03-01&to=2026-03-07')).toEqual(listed(first, middle, last));
+    expect(await ids(a.api, 'from=2026-03-01')).toEqual(listed(first, middle, last, after));
+    expect(await ids(a.api, 'to=2026-03-07')).toEqual(listed(before, first, middle, last));
+    // Instants are inclusive at both ends; 14:00+02:00 is 12:00Z.
+    expect(
+      await ids(a.api, q({ from: '2026-03-04T14:00:00+02:00', to: '2026-03-07T23:59:59.999Z' })),
+    ).toEqual(listed(middle, last));
+    expect(await ids(a.api, q({ from: '2026-03-04T12:00:00.001Z', to: '2026-03-08' }))).toEqual(
+      listed(last, after),
+    );
+
+    await refused(a.api, 'from=2026-03-08&to=2026-03-07', [['from', 'invalid']]);
+    await refused(a.api, 'from=2026-02-30', [['from', 'invalid']]);
+    await refused(a.api, 'from=yesterday', [['from', 'invalid']]);
+    // No ceiling on the period, unlike stats: years of leads are listable.
+    expect(await ids(a.api, 'from=2020-01-01&to=2026-12-31')).toHaveLength(5);
+  });
+
+  it('finds a phone written in any notation, in E.164; an undialable one is 422', async () => {
+    const a = await owner();
+    const b = await owner();
+    const lead = await createLead(h.prisma, a, { phone: '+15125550100' });
+    await createLead(h.prisma, a, { phone: '+15125550101' });
+    await createLead(h.prisma, b, { phone: '+15125550100' });
+
+    for (const phone of [
+      '(512) 555-0100',
+      '+15125550100',
+      '512.555.0100',
+      '+1 512 555 0100',
+      ' 5125550100 ',
+    ]) {
+      expect([phone, await ids(a.api, q({ phone }))]).toEqual([phone, [lead]]);
+    }
+    expect(await ids(a.api, q({ phone: '(512) 555-0199' }))).toEqual([]);
+    await refused(a.api, q({ phone: '555' }), [['phone', 'invalid']]);
+    await refused(a.api, q({ phone: 'not a phone' }), [['phone', 'invalid']]);
+    // Every problem in one answer.
+    await refused(a.api, q({ phone: '555', from: '2026-02-30' }), [
+      ['from', 'invalid'],
+      ['phone', 'invalid'],
+    ]);
+  });
+
+  it('finds an email whatever its case, and an external_id exactly', async () => {
+    const a = await owner();
+    const b = await owner();
+    const foo = await createLead(h.prisma, a, { email: 'foo@example.com', externalId: 'acme-77' });
+    const shouted = await createLead(h.prisma, a, { email: 'FOO@Example.COM' });
+    await createLead(h.prisma, a, { email: 'bar@example.com', externalId: 'acme-78' });
+    await createLead(h.prisma, b, { email: 'foo@example.com', externalId: 'acme-77' });
+
+    expect(await ids(a.api, q({ email: 'Foo@Example.com' }))).toEqual([shouted, foo]);
+    expect(await ids(a.api, q({ email: 'foo@example.com' }))).toEqual([shouted, foo]);
+    expect(await ids(a.api, q({ email: 'foo@example.co' }))).toEqual([]);
+
+    expect(await ids(a.api, q({ external_id: 'acme-77' }))).toEqual([foo]);
+    expect(await ids(a.api, q({ external_id: 'ACME-77' }))).toEqual([]);
+    expect(await ids(a.api, q({ external_id: 'acme-7' }))).toEqual([]);
+    // Another account's lead with the same values is never listed.
+    const theirs = await ids(b.api, q({ email: 'foo@example.com', external_id: 'acme-77' }));
+    expect(theirs).toHaveLength(1);
+    expect(theirs).not.toContain(foo);
+  });
+
+  it('combines filters and pages through the matches without skipping or repeating', async () => {
+    const a = await owner();
+    const b = await owner();
+    const inMarch = new Date('2026-03-10T10:00:00.000Z');
+    const matches: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      matches.push(await createLead(h.prisma, a, { outcome: 'qualified', receivedAt: inMarch }));
+      // Decoys, each failing one filter, interleaved with the matches.
+      await createLead(h.prisma, a, { outcome: 'not_interested', receivedAt: inMarch });
+      await createLead(h.prisma, a, {
+        outcome: 'qualified',
+        receivedAt: new Date('2026-04-01T00:00:00.000Z'),
+      });
+      await createLead(
+        h.prisma,
+        { ...a, sourceId: a.otherSourceId },
+        { outcome: 'qualified', receivedAt: inMarch },
+      );
+      await createLead(h.prisma, b, { outcome: 'qualified', receivedAt: inMarch });
+    }
+    const query = `source_id=${a.sourceId}&outcome=qualified&from=2026-03-01&to=2026-03-31&limit=2`;
+    const { ids: found, pages } = await walk(a.api, query);
+    expect(pages).toBe(3);
+    expect(found).toEqual([...matches].reverse());
+
+    // A filter with another account's source is 404 whatever else is given.
+    const foreign = await a.api.get(`/api/v1/leads?source_id=${b.sourceId}&outcome=qualified`);
+    expect(foreign.status).toBe(404);
+  });
+
+  it('documents every filter', async () => {
+    const doc = (await h.anonymous.get('/api/v1/openapi.json')).body;
+    const op = doc.paths['/leads']?.get;
+    expect(op.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`)).toEqual([
+      'query:limit',
+      'query:cursor',
+      'query:source_id',
+      'query:outcome',
+      'query:from',
+      'query:to',
+      'query:phone',
+      'query:email',
+      'query:external_id',
+    ]);
+    expect(Object.keys(op.responses)).toContain('422');
+  });
+});
+
 describe('GET /leads/{id}', () => {
   it('shows the lead, its play, consent evidence, timeline (oldest first) and duplicates', async () => {
     const a = await owner();
@@ -235,7 +393,7 @@ describe('GET /leads/{id}', () => {
     expect(res.body.consent).toMatchObject({ ip: null, user_agent: null });
   });
 
-  it('shows the consent provider its token is recognised as, in the lead and in the list', async () => {
+  it('shows the consent provider stored with the lead, in the lead and in the list', async () => {
     const a = await owner();
     const tokens = {
       trustedform: 'https://cert.trustedform.com/eb9fc4dd9bed9ad451a5648946cf4bf09b5bb947',
@@ -245,8 +403,24 @@ describe('GET /leads/{id}', () => {
       trustedform: await createLead(h.prisma, a, { tcpaOptInToken: tokens.trustedform }),
       jornaya: await createLead(h.prisma, a, { tcpaOptInToken: tokens.jornaya }),
       none: await createLead(h.prisma, a, { tcpaOptInToken: 'consent-123' }),
+      // The stored provider, not the token's shape now: rows whose column says
+      // otherwise than the token would.
+      storedJornaya: await createLead(h.prisma, a, {
+        tcpaOptInToken: 'consent-123',
+        consentProvider: 'jornaya',
+      }),
+      storedNone: await createLead(h.prisma, a, {
+        tcpaOptInToken: tokens.trustedform,
+        consentProvider: null,
+      }),
     };
-    const expected = { trustedform: 'trustedform', jornaya: 'jornaya', none: null };
+    const expected = {
+      trustedform: 'trustedform',
+      jornaya: 'jornaya',
+      none: null,
+      storedJornaya: 'jornaya',
+      storedNone: null,
+    };
     const list = await a.api.get('/api/v1/leads');
     expect(list.status).toBe(200);
     for (const [kind, id] of Object.entries(ids) as [keyof typeof ids, string][]) {

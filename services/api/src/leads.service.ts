@@ -1,14 +1,15 @@
 import {
-  consentProvider,
+  CONSENT_PROVIDERS,
+  type ConsentProvider,
   type Lead,
   type LeadDetail,
   leadSchema,
   PLAY_STATUSES,
   type Play,
 } from '@leadhook/contracts';
-import type { Prisma, PrismaClient } from '@leadhook/db';
+import { Prisma, type PrismaClient } from '@leadhook/db';
 import { presentActivity } from './activities.service.js';
-import { keyset, type Page, type PageRequest, pageOf } from './pagination.js';
+import { type Page, type PageRequest, pageOf } from './pagination.js';
 import { storedValidator } from './validation.js';
 
 /**
@@ -45,6 +46,17 @@ function isPlayStatus(value: string): value is Play['status'] {
   return PLAY_STATUSES.some((s) => s === value);
 }
 
+function isConsentProvider(value: string): value is ConsentProvider {
+  return CONSENT_PROVIDERS.some((p) => p === value);
+}
+
+/** The provider intake stored; the leads_consent_provider_check constraint keeps it in the enum. */
+function storedProvider(row: LeadRow): ConsentProvider | null {
+  const provider = row.consentProvider;
+  if (provider === null || isConsentProvider(provider)) return provider;
+  throw new Error(`lead ${row.id} has consent_provider ${provider}`);
+}
+
 function presentPlay(row: EnrollmentRow): Play {
   // The enrollments_status_check constraint keeps status inside the enum.
   if (!isPlayStatus(row.status)) throw new Error(`enrollment ${row.id} has status ${row.status}`);
@@ -72,9 +84,9 @@ export function presentLead(row: LeadRow): Lead {
     play: row.enrollment ? presentPlay(row.enrollment) : null,
     consent: {
       tcpa_opt_in_token: row.tcpaOptInToken,
-      // Derived from the stored token, not stored: the token never changes and
-      // its shape is all that recognises the provider (docs/api.md, "Leads").
-      provider: consentProvider(row.tcpaOptInToken),
+      // As intake recognised it when it accepted the lead, kept with the lead
+      // (docs/api.md, "Leads").
+      provider: storedProvider(row),
       tcpa_opt_in_url: row.tcpaOptInUrl,
       ip: row.consentIp,
       user_agent: row.consentUserAgent,
@@ -88,16 +100,64 @@ export function presentLead(row: LeadRow): Lead {
 export type LeadResult = { kind: 'ok'; lead: LeadDetail } | { kind: 'not_found' };
 
 /**
- * The account's leads, newest first. `sourceId` names one of the account's
- * sources (deleted ones too: their leads stay); any other id is not_found, the
- * same answer for another account's source as for none, so the list is no
- * oracle for other accounts' source ids.
+ * What `GET /leads` narrows the list to (docs/api.md, "Leads"); a lead must match
+ * every filter given. Values are already normalised: `phone` in E.164 as intake
+ * stores it, `until` the first instant no longer included.
+ */
+export interface LeadFilter {
+  sourceId?: string | undefined;
+  outcome?: string | undefined;
+  from?: Date | undefined;
+  until?: Date | undefined;
+  phone?: string | undefined;
+  email?: string | undefined;
+  externalId?: string | undefined;
+}
+
+/**
+ * The ids of one page of the account's leads matching `filter`, newest first:
+ * keyset pagination as pagination.ts's keyset, in SQL because the email is
+ * compared lower-cased on both sides, the form the index leads (account_id,
+ * lower(email)) holds (Prisma's case-insensitive mode is an ILIKE, which no
+ * btree index serves). Phone and external_id have their own (account_id, …)
+ * indexes; outcome and the period filter the account's leads walked newest
+ * first by leads (account_id, id), which stops at the page's last match.
+ */
+export function leadIdsSql(accountId: string, page: PageRequest, filter: LeadFilter): Prisma.Sql {
+  const conditions = [Prisma.sql`account_id = ${accountId}`];
+  if (filter.sourceId !== undefined) conditions.push(Prisma.sql`source_id = ${filter.sourceId}`);
+  if (filter.outcome !== undefined) conditions.push(Prisma.sql`outcome = ${filter.outcome}`);
+  if (filter.from !== undefined) {
+    conditions.push(Prisma.sql`received_at >= ${filter.from.toISOString()}::timestamptz`);
+  }
+  if (filter.until !== undefined) {
+    conditions.push(Prisma.sql`received_at < ${filter.until.toISOString()}::timestamptz`);
+  }
+  if (filter.phone !== undefined) conditions.push(Prisma.sql`phone = ${filter.phone}`);
+  if (filter.email !== undefined)
+    conditions.push(Prisma.sql`lower(email) = lower(${filter.email})`);
+  if (filter.externalId !== undefined) {
+    conditions.push(Prisma.sql`external_id = ${filter.externalId}`);
+  }
+  if (page.cursor !== undefined) conditions.push(Prisma.sql`id < ${page.cursor}`);
+  return Prisma.sql`
+    SELECT id FROM leads
+    WHERE ${Prisma.join(conditions, ' AND ')}
+    ORDER BY id DESC
+    LIMIT ${page.limit + 1}`;
+}
+
+/**
+ * The account's leads, newest first, narrowed by `filter`. `sourceId` names one
+ * of the account's sources (deleted ones too: their leads stay); any other id is
+ * not_found, the same answer for another account's source as for none, so the
+ * list is no oracle for other accounts' source ids.
  */
 export async function listLeads(
   prisma: PrismaClient,
   accountId: string,
   page: PageRequest,
-  filter: { sourceId?: string | undefined },
+  filter: LeadFilter,
 ): Promise<{ kind: 'ok'; page: Page<Lead> } | { kind: 'source_not_found' }> {
   if (filter.sourceId !== undefined) {
     const source = await prisma.marketingSource.findFirst({
@@ -106,11 +166,11 @@ export async function listLeads(
     });
     if (!source) return { kind: 'source_not_found' };
   }
+  const ids = await prisma.$queryRaw<{ id: string }[]>(leadIdsSql(accountId, page, filter));
+  // The page's rows by their ids, in the same order (a lead is never deleted on its own).
   const rows = await prisma.lead.findMany({
-    ...keyset(page, {
-      accountId,
-      ...(filter.sourceId !== undefined ? { sourceId: filter.sourceId } : {}),
-    }),
+    where: { accountId, id: { in: ids.map((row) => row.id) } },
+    orderBy: { id: 'desc' },
     include: leadInclude,
   });
   return { kind: 'ok', page: pageOf(rows, page, presentLead) };

@@ -1,5 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit } from '@leadhook/config';
-import { createPrisma } from '@leadhook/db';
+import { createPool, createPrisma } from '@leadhook/db';
 import { createHttpServer, createLogger, createMetrics, runServers } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
 import { createApp, createInternalApp } from './app.js';
@@ -11,14 +12,23 @@ const prisma = createPrisma({
   databaseUrl: config.databaseUrl,
   poolMax: config.apiDatabasePoolSize,
 });
+/**
+ * Connections of the plain pg pool beside Prisma's: intake's own SQL, for the
+ * leads POST /marketing_sources/{id}/leads creates (docs/operations.md, "Scaling").
+ */
+const LEAD_POOL_SIZE = 4;
+const pool = createPool({ databaseUrl: config.databaseUrl, max: LEAD_POOL_SIZE });
 // Activities reported through POST /leads/{id}/activities are announced on the
 // activity queue. Producers fail fast: the outbox row committed with each
 // activity is relayed once Redis is back, so a report never waits on Redis, and
 // /readyz reports Redis without making it a condition of readiness (app.ts).
+// Leads created through the API are announced on the enrollment queue the same
+// way, covered by their outbox rows.
 const queues = new QueueSet({ redisUrl: config.redisUrl, prefix: config.queuePrefix });
 
 const deps = {
   prisma,
+  pool,
   logger,
   metrics,
   queues,
@@ -30,6 +40,10 @@ const deps = {
     rateLimitPerAddress: config.apiRateLimitPerAddress,
     trustProxy: config.trustProxy,
     redisKeyPrefix: config.queuePrefix,
+    // Built by `pnpm build` beside this service: services/dashboard/dist.
+    dashboardDir: fileURLToPath(new URL('../../dashboard/dist', import.meta.url)),
+    sourceRateLimitPerSecond: config.intakeRateLimitPerSource,
+    duplicateWindowDays: config.duplicateWindowDays,
   },
 };
 // The public port serves the API and bare /healthz and /readyz; /metrics and
@@ -44,6 +58,6 @@ runServers('api', servers, {
   logger,
   timeoutMs: config.shutdownTimeoutMs,
   async release() {
-    await Promise.allSettled([prisma.$disconnect(), queues.close()]);
+    await Promise.allSettled([prisma.$disconnect(), pool.end(), queues.close()]);
   },
 });

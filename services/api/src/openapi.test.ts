@@ -75,6 +75,9 @@ async function answer(method: string, path: string) {
   return { status: res.status, message: res.body?.error?.message };
 }
 
+/** The operations answered without a key (meta.routes.ts). */
+const PUBLIC_PATHS = ['/openapi.json', '/docs', '/docs/assets/{file}'];
+
 /** The answer of a request no route matched (errors.ts routeNotFound). */
 const NO_ROUTE = { status: 404, message: 'No such route.' };
 
@@ -147,6 +150,7 @@ describe('the OpenAPI document', () => {
       expect.objectContaining({ type: 'http', scheme: 'bearer' }),
     );
     expect(doc.paths['/openapi.json']?.get?.security).toEqual([]);
+    expect(doc.paths['/docs']?.get?.security).toEqual([]);
   });
 
   it('publishes the very schemas that validate', () => {
@@ -166,7 +170,10 @@ describe('the OpenAPI document', () => {
       if (path === INTAKE_PATH) continue;
       for (const [method, op] of operationsOf(item)) {
         const where = `${method} ${path}`;
-        if (path !== '/openapi.json') {
+        // The public operations (the document, its page and the page's files) ask no key: no 401.
+        const keyed = op.security === undefined;
+        expect([where, keyed]).toEqual([where, !PUBLIC_PATHS.includes(path)]);
+        if (keyed) {
           expect([where, op.responses['401']?.content?.['application/json']?.schema]).toEqual([
             where,
             { $ref: '#/components/schemas/Error' },
@@ -192,7 +199,17 @@ describe('the OpenAPI document', () => {
     const list = doc.paths['/playbooks']?.get?.parameters.map((p) => p.name);
     expect(list).toEqual(['limit', 'cursor']);
     const leads = doc.paths['/leads']?.get?.parameters.map((p) => `${p.in}:${p.name}`);
-    expect(leads).toEqual(['query:limit', 'query:cursor', 'query:source_id']);
+    expect(leads).toEqual([
+      'query:limit',
+      'query:cursor',
+      'query:source_id',
+      'query:outcome',
+      'query:from',
+      'query:to',
+      'query:phone',
+      'query:email',
+      'query:external_id',
+    ]);
   });
 
   it('documents the activity report: its body, the 201 shape with caused, 409 and 422', () => {

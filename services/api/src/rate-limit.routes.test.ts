@@ -1,3 +1,4 @@
+import { createPrisma } from '@leadhook/db';
 import { createLogger, createMetrics } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
 import { closedPort, useHarness } from '@leadhook/testkit';
@@ -78,6 +79,7 @@ describe('API rate limits', () => {
     try {
       const app = createApp({
         prisma: h.prisma,
+        pool: h.pool,
         logger,
         metrics: createMetrics('api-test'),
         queues: noRedis,
@@ -116,6 +118,7 @@ describe('API rate limits', () => {
     });
     const app = createApp({
       prisma: counting,
+      pool: h.pool,
       logger: createLogger({ service: 'api-test', level: 'silent' }),
       metrics: createMetrics('api-test'),
       queues: h.queues,
@@ -132,5 +135,55 @@ describe('API rate limits', () => {
     await h.as(account.api_key).post('/api/v1/account/api_keys/rotate').expect(200);
     expect((await get(account.api_key)).status).toBe(401);
     expect(lookups).toBe(3);
+  });
+
+  it('revoking a named key takes effect at once on another api process too', async () => {
+    const account = await h.newAccount();
+    const created = await h
+      .as(account.api_key)
+      .post('/api/v1/account/api_keys')
+      .send({ name: 'Zapier' })
+      .expect(201);
+    // A second process: another app on the same database.
+    const other = createApp({
+      prisma: h.prisma,
+      pool: h.pool,
+      logger: createLogger({ service: 'api-test', level: 'silent' }),
+      metrics: createMetrics('api-test'),
+      queues: h.queues,
+      options: { publicBaseUrl: PUBLIC_BASE_URL, rateLimitPerKey: 0, rateLimitPerAddress: 0 },
+    });
+    const get = () =>
+      supertest(other)
+        .get('/api/v1/account')
+        .set('authorization', `Bearer ${created.body.api_key}`);
+    expect((await get()).status).toBe(200);
+    await h.as(account.api_key).delete(`/api/v1/account/api_keys/${created.body.id}`).expect(204);
+    expect((await get()).status).toBe(401);
+  });
+
+  it('answers 503 with Retry-After in seconds when the database cannot be reached', async () => {
+    const down = createPrisma({
+      databaseUrl: `postgresql://postgres@127.0.0.1:${await closedPort()}/leadhook`,
+      poolMax: 1,
+    });
+    try {
+      const app = createApp({
+        prisma: down,
+        pool: h.pool,
+        logger: createLogger({ service: 'api-test', level: 'silent' }),
+        metrics: createMetrics('api-test'),
+        queues: h.queues,
+        options: { publicBaseUrl: PUBLIC_BASE_URL, rateLimitPerKey: 0, rateLimitPerAddress: 0 },
+      });
+      const res = await supertest(app)
+        .get('/api/v1/account')
+        .set('authorization', 'Bearer lh_any-key-at-all');
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe('service_unavailable');
+      expect(res.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
+    } finally {
+      await down.$disconnect();
+    }
   });
 });

@@ -51,6 +51,7 @@ describe('api /readyz and Redis', () => {
     try {
       const deps = {
         prisma,
+        pool: h.pool,
         logger: createLogger({ service: 'api-test', level: 'silent' }),
         metrics: createMetrics('api-test'),
         queues: h.queues,

@@ -3,6 +3,7 @@ import {
   type FromSchema,
   type JSONSchema,
   type OpenApiOperation,
+  type OpenApiSchemaName,
   type QuerySchema,
 } from '@leadhook/contracts';
 import type { Request, Response, Router } from 'express';
@@ -44,6 +45,11 @@ export interface RouteSpec<
   path: P;
   /** The body's schema: one of the document's components (OPENAPI_SCHEMAS), published by reference. */
   body?: B;
+  /**
+   * A body the handler validates itself, by another validator than the API's
+   * (a lead, by intake's): its component is published, nothing is checked here.
+   */
+  documentedBody?: OpenApiSchemaName;
   query?: Q;
   /** Answers the request; throws ApiError for the documented failures. */
   handler: (call: RouteCall<P, B, Q>, ctx: Ctx) => Promise<void> | void;
@@ -61,12 +67,13 @@ export function defineRoute<
   const B extends JSONSchema | undefined = undefined,
   const Q extends QuerySchema | undefined = undefined,
 >(spec: RouteSpec<Ctx, P, B, Q>): Route<Ctx> {
-  const { handler, body: bodySchema, ...operation } = spec;
+  const { handler, body: bodySchema, documentedBody, ...operation } = spec;
   const validateBody = bodySchema === undefined ? undefined : bodyValidator(bodySchema);
   const validateQuery = spec.query ? queryValidator(spec.query as JSONSchema) : undefined;
   return {
     ...operation,
     ...(bodySchema === undefined ? {} : { body: componentName(bodySchema) }),
+    ...(documentedBody === undefined ? {} : { body: documentedBody }),
     async handle(req, res, ctx) {
       // A CSV body (a route with csvBody) is text its handler reads and checks row by row.
       const csv = spec.csvBody !== undefined && typeof req.body === 'string';

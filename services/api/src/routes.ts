@@ -1,10 +1,12 @@
 import { accountRoutes } from './account.routes.js';
 import { activitiesRoutes } from './activities.routes.js';
 import { deliveriesRoutes } from './deliveries.routes.js';
+import { hooksRoutes } from './hooks.routes.js';
 import { leadsRoutes } from './leads.routes.js';
 import { metaRoutes } from './meta.routes.js';
 import { playbooksRoutes } from './playbooks.routes.js';
 import type { Route } from './route.js';
+import { sourceLeadsRoutes } from './source-leads.routes.js';
 import { sourcesRoutes } from './sources.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
 import { suppressionsRoutes } from './suppressions.routes.js';
@@ -20,9 +22,11 @@ export const API_ROUTES: readonly Route<never>[] = [
   ...accountRoutes,
   ...playbooksRoutes,
   ...sourcesRoutes,
+  ...sourceLeadsRoutes,
   ...leadsRoutes,
   ...activitiesRoutes,
   ...subscriptionsRoutes,
+  ...hooksRoutes,
   ...deliveriesRoutes,
   ...suppressionsRoutes,
 ];

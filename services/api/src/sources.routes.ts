@@ -2,11 +2,14 @@ import {
   integrationInstructions,
   marketingSourceCreateSchema,
   marketingSourceUpdateSchema,
+  SOURCES_STATS_MAX_LIMIT,
   sourceStatsQuerySchema,
+  sourcesStatsQuerySchema,
 } from '@leadhook/contracts';
 import { accountIdOf } from './auth.middleware.js';
 import { crudRoutes } from './crud.js';
 import { found, notFound, validationFailed } from './errors.js';
+import { pageRequestOf } from './pagination.js';
 import { defineRoute } from './route.js';
 import {
   createSource,
@@ -19,7 +22,7 @@ import {
   updateSource,
 } from './sources.service.js';
 import { resolveStatsRange } from './stats.range.js';
-import { sourceStats } from './stats.service.js';
+import { sourceStats, sourcesStats } from './stats.service.js';
 
 function sourceOf(result: SourceWriteResult) {
   switch (result.kind) {
@@ -100,6 +103,29 @@ export const sourcesRoutes = [
       if (!range.ok) throw validationFailed(range.details);
       const result = await sourceStats(ctx.prisma, accountIdOf(res), params.id, range.range);
       res.json(found(result, 'marketing source').stats);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/stats/sources',
+    operationId: 'listMarketingSourceStats',
+    summary: 'Every marketing source with its performance: one answer for a dashboard table',
+    description:
+      "The account's marketing sources (not deleted), newest first, each with its id, name, source_type, status and playbook_id and the figures of `GET /marketing_sources/{id}/stats` over the same range (same `from`/`to`, same defaults), without `by_day`. Sources with nothing in the range are listed with zeros. Up to 1,000 sources an answer (`limit`, default 1,000); an account with more pages on with `cursor`.",
+    tag: 'Marketing sources',
+    query: sourcesStatsQuerySchema,
+    success: {
+      status: 200,
+      schema: 'SourceStatsList',
+      description: "The account's sources and their figures.",
+    },
+    invalid:
+      'validation_failed: from or to is not a real date or date-time (code invalid), from is after to (field from, code invalid), the range is over 366 days (field from, code too_long), or limit is not 1–1000.',
+    handler: async ({ res, query }, ctx: SourcesContext) => {
+      const range = resolveStatsRange(query, new Date());
+      if (!range.ok) throw validationFailed(range.details);
+      const page = { ...pageRequestOf(query), limit: query.limit ?? SOURCES_STATS_MAX_LIMIT };
+      res.json(await sourcesStats(ctx.prisma, accountIdOf(res), page, range.range));
     },
   }),
 ];

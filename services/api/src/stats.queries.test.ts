@@ -1,9 +1,13 @@
 import { Prisma } from '@leadhook/db';
 import {
   outcomesByDaySql,
+  outcomesBySourceSql,
   rejectionReasonsByDaySql,
+  rejectionReasonsBySourceSql,
+  type SourceSpan,
   STATS_JIT_OFF,
   submissionsByDaySql,
+  submissionsBySourceSql,
 } from './stats.queries.js';
 import { resolveStatsRange, type StatsRange } from './stats.range.js';
 import { type Harness, startHarness } from './testing/harness.js';
@@ -12,6 +16,8 @@ import { createOutcome, createStatsOwner, createSubmission } from './testing/sta
 
 let h: Harness;
 let source: LeadOwner;
+/** The account's two sources, as a page of GET /stats/sources spans them. */
+let span: SourceSpan;
 let range: StatsRange;
 
 const NOW = new Date('2026-11-23T12:00:00.000Z');
@@ -22,6 +28,8 @@ beforeAll(async () => {
   const owner = await createStatsOwner(h);
   source = owner.source;
   const others = [await owner.newSource(), (await createStatsOwner(h)).source];
+  const ids = [source.sourceId, others[0]!.sourceId].sort();
+  span = { accountId: source.accountId, low: ids[0]!, high: ids[1]! };
   // 40 days of the source, its account's other source and another account: the
   // default range is the last 30, so the indexes have rows to skip on every side.
   for (let i = 0; i < 40; i++) {
@@ -147,5 +155,49 @@ describe('stats queries of the default range: the indexes they can run on', () =
       },
       expect.objectContaining({ table: 'leads', index: 'leads_source_id_id_idx' }),
     ]);
+  });
+});
+
+describe('GET /stats/sources queries: the same indexes, for each source of the page', () => {
+  it('by source and result: an index-only scan of submissions per source', async () => {
+    expect(await scansOf(submissionsBySourceSql(span, range))).toEqual([
+      expect.objectContaining({ table: 'marketing_sources' }),
+      {
+        table: 'submissions',
+        index: 'submissions_source_id_created_at_result_idx',
+        node: 'Index Only Scan',
+        cond: expect.stringMatching(SOURCE_AND_RANGE),
+      },
+    ]);
+  });
+
+  it('rejection reasons by source: the partial index of the rejected rows', async () => {
+    expect(await scansOf(rejectionReasonsBySourceSql(span, range))).toEqual([
+      expect.objectContaining({ table: 'marketing_sources' }),
+      {
+        table: 'submissions',
+        index: 'submissions_rejected_source_id_created_at_idx',
+        node: expect.any(String),
+        cond: expect.stringMatching(SOURCE_AND_RANGE),
+      },
+    ]);
+  });
+
+  // On these few rows the planner walks the page's sources' leads and finds each
+  // lead's outcome by activities_one_outcome_per_lead; with many leads it takes
+  // the account's outcomes in the range (activities_outcome_occurred_idx), as the
+  // per-source query does. Either way, no table is read without an index.
+  it('outcomes by source: every table read by an index', async () => {
+    const read = await scansOf(outcomesBySourceSql(span, range));
+    expect(read.map((scan) => scan.table).sort()).toEqual([
+      'activities',
+      'leads',
+      'marketing_sources',
+    ]);
+    for (const scan of read)
+      expect([scan.table, scan.index]).toEqual([scan.table, expect.any(String)]);
+    expect(read.find((scan) => scan.table === 'activities')?.index).toMatch(
+      /^(activities_outcome_occurred_idx|activities_one_outcome_per_lead)$/,
+    );
   });
 });

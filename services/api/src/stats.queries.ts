@@ -123,3 +123,99 @@ export function outcomesByDaySql(
       GROUP BY 1, 2
     ) g`;
 }
+
+/**
+ * The sources of `GET /stats/sources` one answer covers: the account's sources
+ * (not deleted) with ids from `low` to `high`, both included. A page of that list
+ * is such a run of ids (it is ordered by id), so the three reads below select
+ * their sources by a range rather than by a list of up to 1,000 ids.
+ */
+export interface SourceSpan {
+  accountId: string;
+  low: string;
+  high: string;
+}
+
+export interface SourceResultRow {
+  source_id: string;
+  result: string;
+  n: number;
+}
+export interface SourceReasonRow {
+  source_id: string;
+  field: string;
+  code: string;
+  n: number;
+}
+export interface SourceOutcomeRow {
+  source_id: string;
+  label: string;
+  n: number;
+}
+
+const spanSources = (span: SourceSpan) => Prisma.sql`
+  s.account_id = ${span.accountId}
+  AND s.deleted_at IS NULL
+  AND s.id >= ${span.low}
+  AND s.id <= ${span.high}`;
+
+/**
+ * Submissions per source and result: for each source, the same index-only scan
+ * of submissions (source_id, created_at, result) as submissionsByDaySql.
+ */
+export function submissionsBySourceSql(span: SourceSpan, range: StatsRange): Prisma.Sql {
+  const [from, until] = bounds(range);
+  return Prisma.sql`
+    SELECT sub.source_id, sub.result, count(*)::int AS n
+    FROM marketing_sources s
+    JOIN submissions sub ON sub.source_id = s.id
+    WHERE ${spanSources(span)}
+      AND sub.created_at >= ${from}::timestamptz
+      AND sub.created_at < ${until}::timestamptz
+    GROUP BY 1, 2`;
+}
+
+/** Rejected submissions per source and (field, code), as rejectionReasonsByDaySql counts them per day. */
+export function rejectionReasonsBySourceSql(span: SourceSpan, range: StatsRange): Prisma.Sql {
+  const [from, until] = bounds(range);
+  return Prisma.sql`
+    SELECT g.source_id, r.field, r.code, sum(g.n)::int AS n
+    FROM (
+      SELECT sub.source_id, sub.errors, count(*) AS n
+      FROM marketing_sources s
+      JOIN submissions sub ON sub.source_id = s.id
+      WHERE ${spanSources(span)}
+        AND sub.created_at >= ${from}::timestamptz
+        AND sub.created_at < ${until}::timestamptz
+        AND sub.result = 'rejected'
+      GROUP BY 1, 2
+    ) g
+    CROSS JOIN LATERAL (
+      SELECT DISTINCT coalesce(e ->> 'field', '') AS field, coalesce(e ->> 'code', '') AS code
+      FROM jsonb_array_elements(
+        CASE jsonb_typeof(g.errors) WHEN 'array' THEN g.errors ELSE '[]'::jsonb END
+      ) AS e
+    ) r
+    GROUP BY g.source_id, r.field, r.code`;
+}
+
+/**
+ * Outcomes per source and label. The planner picks by the rows: the account's
+ * outcomes in the range (the partial index activities_outcome_occurred_idx), each
+ * lead's source joined, or, when the page's sources have few leads, their leads
+ * (leads (source_id, id)) and each one's outcome (activities_one_outcome_per_lead).
+ */
+export function outcomesBySourceSql(span: SourceSpan, range: StatsRange): Prisma.Sql {
+  const [from, until] = bounds(range);
+  return Prisma.sql`
+    SELECT l.source_id, a.activity_label AS label, count(*)::int AS n
+    FROM activities a
+    JOIN leads l ON l.id = a.lead_id
+    JOIN marketing_sources s ON s.id = l.source_id
+    WHERE ${spanSources(span)}
+      AND a.account_id = ${span.accountId}
+      AND a.activity_type = 'outcome'
+      AND a.occurred_at >= ${from}::timestamptz
+      AND a.occurred_at < ${until}::timestamptz
+    GROUP BY 1, 2`;
+}

@@ -1,4 +1,10 @@
-import { DAY_MS, MAX_RANGE_DAYS, resolveStatsRange, type StatsRange } from './stats.range.js';
+import {
+  DAY_MS,
+  MAX_RANGE_DAYS,
+  resolvePeriod,
+  resolveStatsRange,
+  type StatsRange,
+} from './stats.range.js';
 
 const NOW = new Date('2026-03-10T15:30:00.000Z');
 
@@ -134,5 +140,42 @@ describe('resolveStatsRange: refusals', () => {
     const past = new Date(Date.parse(from) + MAX_RANGE_DAYS * DAY_MS).toISOString();
     expect(resolveStatsRange({ from, to: last }, NOW).ok).toBe(true);
     expect(resolveStatsRange({ from, to: past }, NOW).ok).toBe(false);
+  });
+});
+
+describe('resolvePeriod: the stats bounds, open where not given', () => {
+  const iso = (d: Date | undefined) => d?.toISOString();
+  it.each([
+    [{}, undefined, undefined],
+    [{ from: '2026-03-01' }, '2026-03-01T00:00:00.000Z', undefined],
+    [{ to: '2026-03-07' }, undefined, '2026-03-08T00:00:00.000Z'],
+    [
+      { from: '2020-01-01', to: '2026-03-07' },
+      '2020-01-01T00:00:00.000Z',
+      '2026-03-08T00:00:00.000Z',
+    ],
+    [{ to: '2026-03-07T10:00:00+02:00' }, undefined, '2026-03-07T08:00:00.001Z'],
+    [
+      { from: '2026-03-07', to: '2026-03-07T00:00:00Z' },
+      '2026-03-07T00:00:00.000Z',
+      '2026-03-07T00:00:00.001Z',
+    ],
+  ])('%j → from %s, until %s', (query, from, until) => {
+    const result = resolvePeriod(query);
+    expect(result.ok ? [iso(result.from), iso(result.until)] : result.details).toEqual([
+      from,
+      until,
+    ]);
+  });
+
+  it.each([
+    [{ from: '2026-03-08', to: '2026-03-07' }, 'from'],
+    [{ from: '2026-02-30' }, 'from'],
+    [{ to: '2026-03-01T10:00:00' }, 'to'],
+  ])('%j is invalid (%s)', (query, field) => {
+    const result = resolvePeriod(query);
+    expect(result.ok ? [] : result.details).toEqual([
+      expect.objectContaining({ field, code: 'invalid' }),
+    ]);
   });
 });

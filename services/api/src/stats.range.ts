@@ -80,6 +80,43 @@ function invalidBound(field: 'from' | 'to'): ErrorDetail {
   };
 }
 
+/** The instant just after an inclusive `to`: a date includes its whole UTC day, a date-time that millisecond. */
+const untilOf = (to: Bound) =>
+  to.kind === 'date' ? to.at.getTime() + DAY_MS : to.at.getTime() + 1;
+
+const fromAfterTo: ErrorDetail = {
+  field: 'from',
+  code: 'invalid',
+  message: 'from must not be after to.',
+};
+
+export type PeriodResult =
+  | { ok: true; from: Date | undefined; until: Date | undefined }
+  | { ok: false; details: ErrorDetail[] };
+
+/**
+ * An optional period with the stats' bounds (docs/api.md, "Leads"): the same
+ * shapes and inclusive ends as resolveStatsRange, but no default and no ceiling:
+ * a bound not given leaves that side open.
+ */
+export function resolvePeriod(query: { from?: string; to?: string }): PeriodResult {
+  const from = query.from === undefined ? undefined : parseBound(query.from);
+  const to = query.to === undefined ? undefined : parseBound(query.to);
+  const details: ErrorDetail[] = [];
+  if (from === null) details.push(invalidBound('from'));
+  if (to === null) details.push(invalidBound('to'));
+  if (from === null || to === null) return { ok: false, details };
+  const until = to === undefined ? undefined : untilOf(to);
+  if (from !== undefined && until !== undefined && from.at.getTime() >= until) {
+    return { ok: false, details: [fromAfterTo] };
+  }
+  return {
+    ok: true,
+    from: from?.at,
+    until: until === undefined ? undefined : new Date(until),
+  };
+}
+
 /**
  * `from` and `to` as instants: a date `from` starts at 00:00 UTC, a date `to`
  * includes its whole UTC day, a date-time `to` includes that very millisecond.
@@ -94,20 +131,12 @@ export function resolveStatsRange(query: SourceStatsQuery, now: Date): StatsRang
   if (to === null) details.push(invalidBound('to'));
   if (from === null || to === null) return { ok: false, details };
 
-  const until =
-    to === undefined
-      ? startOfUtcDay(now.getTime()) + DAY_MS
-      : to.kind === 'date'
-        ? to.at.getTime() + DAY_MS
-        : to.at.getTime() + 1;
+  const until = to === undefined ? startOfUtcDay(now.getTime()) + DAY_MS : untilOf(to);
   const lastDay = startOfUtcDay(until - 1);
   const start = from?.at.getTime() ?? lastDay - (DEFAULT_RANGE_DAYS - 1) * DAY_MS;
 
   if (start >= until) {
-    return {
-      ok: false,
-      details: [{ field: 'from', code: 'invalid', message: 'from must not be after to.' }],
-    };
+    return { ok: false, details: [fromAfterTo] };
   }
   if (until - start > MAX_RANGE_DAYS * DAY_MS) {
     return {

@@ -1,18 +1,28 @@
 import {
   OUTCOME_LABELS,
   type RejectionReason,
+  SOURCE_STATUSES,
+  SOURCE_TYPES,
   type SourceStats,
   type SourceStatsDay,
+  type SourceStatsRow,
 } from '@leadhook/contracts';
 import type { Prisma, PrismaClient } from '@leadhook/db';
+import { keyset, type Page, type PageRequest, pageOf } from './pagination.js';
 import {
   type DayOutcomeRow,
   type DayReasonRow,
   type DayResultRow,
   outcomesByDaySql,
+  outcomesBySourceSql,
   rejectionReasonsByDaySql,
+  rejectionReasonsBySourceSql,
+  type SourceOutcomeRow,
+  type SourceReasonRow,
+  type SourceResultRow,
   STATS_JIT_OFF,
   submissionsByDaySql,
+  submissionsBySourceSql,
 } from './stats.queries.js';
 import type { StatsRange } from './stats.range.js';
 
@@ -51,6 +61,15 @@ function addReason(reasons: Map<string, RejectionReason>, field: string, code: s
   else reasons.set(key, { field, code, count: n });
 }
 
+/** One stats query, in its own transaction with JIT off (stats.queries.ts, STATS_JIT_OFF). */
+async function read<Row>(prisma: PrismaClient, query: Prisma.Sql): Promise<Row[]> {
+  const [, rows] = await prisma.$transaction([
+    prisma.$executeRaw(STATS_JIT_OFF),
+    prisma.$queryRaw<Row[]>(query),
+  ]);
+  return rows;
+}
+
 /**
  * The source's performance over `range`, in total and per UTC day: every count
  * comes from three grouped queries (stats.queries.ts). Another account's or a
@@ -69,17 +88,10 @@ export async function sourceStats(
   if (!source) return { kind: 'not_found' };
 
   // Three reads on separate connections: a stats answer need not be one snapshot.
-  const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
-    const [, rows] = await prisma.$transaction([
-      prisma.$executeRaw(STATS_JIT_OFF),
-      prisma.$queryRaw<Row[]>(query),
-    ]);
-    return rows;
-  };
   const [submissionRows, reasonRows, outcomeRows] = await Promise.all([
-    read<DayResultRow>(submissionsByDaySql(sourceId, range)),
-    read<DayReasonRow>(rejectionReasonsByDaySql(sourceId, range)),
-    read<DayOutcomeRow>(outcomesByDaySql(accountId, sourceId, range)),
+    read<DayResultRow>(prisma, submissionsByDaySql(sourceId, range)),
+    read<DayReasonRow>(prisma, rejectionReasonsByDaySql(sourceId, range)),
+    read<DayOutcomeRow>(prisma, outcomesByDaySql(accountId, sourceId, range)),
   ]);
 
   const byDay = new Map(range.days.map((date) => [date, emptyDay(date)]));
@@ -134,4 +146,93 @@ export async function sourceStats(
       by_day: [...byDay.values()],
     },
   };
+}
+
+/** The source columns a stats row shows. */
+const sourceColumns = {
+  id: true,
+  name: true,
+  sourceType: true,
+  status: true,
+  playbookId: true,
+} as const;
+
+function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
+  return values.some((v) => v === value);
+}
+
+/**
+ * Every source of the account (not deleted), newest first, with its figures over
+ * `range`, as sourceStats counts them without by_day (docs/api.md, "Source
+ * performance"): a page of sources, then three grouped reads for the whole page
+ * (stats.queries.ts, "per source"), never a read per source. A source with no
+ * submission and no outcome in the range is listed with zeros.
+ */
+export async function sourcesStats(
+  prisma: PrismaClient,
+  accountId: string,
+  page: PageRequest,
+  range: StatsRange,
+): Promise<Page<SourceStatsRow>> {
+  const sources = await prisma.marketingSource.findMany({
+    ...keyset(page, { accountId, deletedAt: null }),
+    select: sourceColumns,
+  });
+  const shown = sources.slice(0, page.limit);
+  const rows = new Map<string, SourceStatsRow>();
+  const reasons = new Map<string, Map<string, RejectionReason>>();
+  for (const source of shown) {
+    // The marketing_sources check constraints keep both within their enums.
+    if (!isOneOf(SOURCE_TYPES, source.sourceType) || !isOneOf(SOURCE_STATUSES, source.status)) {
+      throw new Error(`source ${source.id} has type ${source.sourceType}, status ${source.status}`);
+    }
+    rows.set(source.id, {
+      id: source.id,
+      name: source.name,
+      source_type: source.sourceType,
+      status: source.status,
+      playbook_id: source.playbookId,
+      accepted: 0,
+      duplicate: 0,
+      rejected: { total: 0, by_reason: [] },
+      outcomes: noOutcomes(),
+    });
+  }
+  const rowOf = (sourceId: string): SourceStatsRow => {
+    const row = rows.get(sourceId);
+    // The queries select the page's sources by the same bounds; a miss is a bug here.
+    if (!row) throw new Error(`stats row for source ${sourceId} outside the page`);
+    return row;
+  };
+  // Ids descending: the page's sources are the run of ids from the last to the first.
+  const first = shown[0];
+  const last = shown.at(-1);
+  if (first && last) {
+    const span = { accountId, low: last.id, high: first.id };
+    const [submissionRows, reasonRows, outcomeRows] = await Promise.all([
+      read<SourceResultRow>(prisma, submissionsBySourceSql(span, range)),
+      read<SourceReasonRow>(prisma, rejectionReasonsBySourceSql(span, range)),
+      read<SourceOutcomeRow>(prisma, outcomesBySourceSql(span, range)),
+    ]);
+    for (const { source_id, result, n } of submissionRows) {
+      const row = rowOf(source_id);
+      if (result === 'rejected') row.rejected.total += n;
+      else if (result === 'accepted' || result === 'duplicate') row[result] += n;
+      else throw new Error(`submission result ${result} is out of contract`);
+    }
+    for (const { source_id, field, code, n } of reasonRows) {
+      rowOf(source_id);
+      const ofSource = reasons.get(source_id) ?? new Map<string, RejectionReason>();
+      reasons.set(source_id, ofSource);
+      addReason(ofSource, field, code, n);
+    }
+    for (const { source_id, label, n } of outcomeRows) {
+      const outcomes = rowOf(source_id).outcomes;
+      outcomes[label] = (outcomes[label] ?? 0) + n;
+    }
+    for (const [sourceId, ofSource] of reasons) {
+      rowOf(sourceId).rejected.by_reason = [...ofSource.values()].sort(byCountThenName);
+    }
+  }
+  return pageOf(sources, page, (source) => rowOf(source.id));
 }

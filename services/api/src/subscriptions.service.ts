@@ -38,6 +38,7 @@ export interface SubscriptionRow {
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
   failingSince: Date | null;
+  createdVia: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -55,6 +56,7 @@ export function presentSubscription(row: SubscriptionRow): Subscription {
     disabled_at: row.disabledAt?.toISOString() ?? null,
     failing_since: row.failingSince?.toISOString() ?? null,
     previous_secret_expires_at: row.previousSecretExpiresAt?.toISOString() ?? null,
+    created_via: row.createdVia === 'hooks' ? 'hooks' : 'api',
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -110,6 +112,7 @@ export async function createSubscription(
   accountId: string,
   playbookId: string | null,
   input: SubscriptionCreate,
+  createdVia: 'api' | 'hooks' = 'api',
 ): Promise<SubscriptionResult<SubscriptionWithSecret>> {
   if (playbookId !== null && !(await livePlaybookExists(ctx.prisma, accountId, playbookId))) {
     return { kind: 'not_found' };
@@ -139,6 +142,7 @@ export async function createSubscription(
             disabledAt: new Date(),
           }),
       secret: generateSecret(),
+      createdVia,
     },
   });
   return { kind: 'ok', subscription: presentWithSecret(row) };

@@ -73,6 +73,10 @@ const READ_ONLY_FIELDS = new Set([
   'disabled_at',
   'failing_since',
   'previous_secret_expires_at',
+  'created_via',
+  'api_key',
+  'prefix',
+  'last_used_at',
 ]);
 
 /** `/steps/2/template` + `name` → `steps[2].template.name`. */

@@ -9,6 +9,7 @@ import {
   type LeadValidator,
 } from '@leadhook/contracts';
 import type { Pool } from '@leadhook/db';
+import { errorBody, IntakeService, leadCounter } from '@leadhook/intake-core';
 import {
   httpObservability,
   type Logger,
@@ -25,10 +26,7 @@ import express, {
   type Router,
 } from 'express';
 import type { Redis } from 'ioredis';
-import { leadCounter } from './intake.metrics.js';
-import { errorBody } from './intake.responses.js';
 import { intakeLogFields, intakeRoutes, noteAnswer, sendNotFound } from './intake.routes.js';
-import { IntakeService } from './intake.service.js';
 import { providerHookRoutes } from './provider-hooks.routes.js';
 
 export interface IntakeOptions {

@@ -1,6 +1,7 @@
 /**
  * A source's consent rule (docs/intake.md, "Consent evidence"): "any" takes every
  * non-blank token, "recognised" only a TrustedForm certificate or a Jornaya LeadiD.
+ * Either way the provider the token's shape shows is kept with the lead.
  */
 import { useHarness, validLead } from '@leadhook/testkit';
 import { createHarness } from './testing/harness.js';
@@ -10,6 +11,15 @@ const h = useHarness(() => createHarness());
 const TRUSTEDFORM_ID = 'eb9fc4dd9bed9ad451a5648946cf4bf09b5bb947';
 const JORNAYA = 'A1B2C3D4-E5F6-4789-ABCD-EF0123456789';
 
+/** The consent columns intake stored with a lead. */
+async function storedConsent(leadId: string): Promise<unknown> {
+  const { rows } = await h.pool.query(
+    'SELECT tcpa_opt_in_token, consent_provider FROM leads WHERE id = $1',
+    [leadId],
+  );
+  return rows;
+}
+
 const unrecognised = {
   field: 'tcpa_opt_in_token',
   code: 'consent_unrecognised',
@@ -18,17 +28,20 @@ const unrecognised = {
 
 describe('a source that requires a recognised consent certificate', () => {
   it.each([
-    ['a TrustedForm certificate URL', `https://cert.trustedform.com/${TRUSTEDFORM_ID}`],
-    ['a TrustedForm certificate id', TRUSTEDFORM_ID],
-    ['a Jornaya LeadiD token', JORNAYA],
-  ])('accepts %s', async (_name, token) => {
+    [
+      'a TrustedForm certificate URL',
+      `https://cert.trustedform.com/${TRUSTEDFORM_ID}`,
+      'trustedform',
+    ],
+    ['a TrustedForm certificate id', TRUSTEDFORM_ID, 'trustedform'],
+    ['a Jornaya LeadiD token', JORNAYA, 'jornaya'],
+  ])('accepts %s, and keeps its provider with the lead', async (_name, token, provider) => {
     const source = await h.makeSource({ consentRequired: 'recognised' });
     const res = await h.post(source, validLead({ tcpa_opt_in_token: ` ${token} ` }));
     expect(res.status).toBe(201);
-    const { rows } = await h.pool.query('SELECT tcpa_opt_in_token FROM leads WHERE id = $1', [
-      res.body.lead_id,
+    expect(await storedConsent(res.body.lead_id)).toEqual([
+      { tcpa_opt_in_token: token, consent_provider: provider },
     ]);
-    expect(rows).toEqual([{ tcpa_opt_in_token: token }]);
   });
 
   it('rejects another token with 422 consent_unrecognised, and keeps the reason', async () => {
@@ -85,9 +98,33 @@ describe('a source that requires a recognised consent certificate', () => {
 });
 
 describe('a source that takes any token (the default)', () => {
-  it('accepts a token of no known provider', async () => {
+  it('accepts a token of no known provider, and keeps no provider with the lead', async () => {
     const source = await h.makeSource();
     const res = await h.post(source, validLead({ tcpa_opt_in_token: 'consent-123' }));
     expect(res.status).toBe(201);
+    expect(await storedConsent(res.body.lead_id)).toEqual([
+      { tcpa_opt_in_token: 'consent-123', consent_provider: null },
+    ]);
+  });
+
+  // Both ways a lead is stored: group-committed (intake_accept_batch) and, with
+  // an Idempotency-Key, alone (intake_accept).
+  it.each([
+    [`https://cert.trustedform.com/${TRUSTEDFORM_ID}`, 'trustedform'],
+    [TRUSTEDFORM_ID.toUpperCase(), 'trustedform'],
+    [JORNAYA, 'jornaya'],
+    ['consent-123', null],
+  ])('keeps the provider of %s with the lead: %s', async (token, provider) => {
+    const source = await h.makeSource();
+    const batched = await h.post(source, validLead({ tcpa_opt_in_token: token }));
+    const alone = await h.post(source, validLead({ tcpa_opt_in_token: token }), {
+      'Idempotency-Key': 'consent-provider-1',
+    });
+    expect([batched.status, alone.status]).toEqual([201, 201]);
+    for (const res of [batched, alone]) {
+      expect(await storedConsent(res.body.lead_id)).toEqual([
+        { tcpa_opt_in_token: token, consent_provider: provider },
+      ]);
+    }
   });
 });

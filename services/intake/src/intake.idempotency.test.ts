@@ -1,6 +1,5 @@
+import { bodyHash } from '@leadhook/intake-core';
 import { useHarness, validLead } from '@leadhook/testkit';
-
-import { bodyHash } from './intake.service.js';
 import { countRows, createHarness } from './testing/harness.js';
 
 const h = useHarness(() => createHarness());

@@ -8,24 +8,31 @@ import type { IncomingMessage } from 'node:http';
 import {
   INTAKE_MESSAGES,
   isUtf8ContentType,
-  type LeadFieldError,
   MAX_BODY_FIELDS,
   postUrlOf,
-  rejectionReasons,
   TOO_MANY_FIELDS_MESSAGE,
 } from '@leadhook/contracts';
+import {
+  type ErrorBody,
+  errorBody,
+  INVALID_IDEMPOTENCY_KEY_MESSAGE,
+  type IntakeResult,
+  type IntakeService,
+  idempotencyConflictBody,
+  isIdempotencyKey,
+  logReasons,
+  NOT_FOUND_BODY,
+  responseOf,
+  retryableBody,
+} from '@leadhook/intake-core';
 import bodyParser from 'body-parser';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Counter } from 'prom-client';
 import { INSTRUCTIONS_PAGE_HEADERS, instructionsPage } from './instructions.page.js';
-import { type ErrorBody, errorBody, NOT_FOUND_BODY, retryableBody } from './intake.responses.js';
-import { type IntakeResult, type IntakeService, responseOf } from './intake.service.js';
 
 export const INTAKE_PATH = '/marketing_sources/:accountId/:sourceKey';
 const JSON_TYPE = 'application/json';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
-/** Printable ASCII, as Stripe accepts: long enough for a UUID or a hash. */
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** A seller retrying after an outage should wait at least this long. */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
@@ -59,12 +66,6 @@ export function noteAnswer(res: Response, fields: IntakeLogFields): void {
 export function intakeLogFields(res: Response): IntakeLogFields | undefined {
   const fields: IntakeLogFields | undefined = res.locals.intake;
   return fields;
-}
-
-function reasonsOf(errors: readonly LeadFieldError[]): string[] {
-  return rejectionReasons(errors).map(({ field, code }) =>
-    field === null ? code : `${field}:${code}`,
-  );
 }
 
 function mediaTypeOf(req: Request): string {
@@ -269,12 +270,12 @@ export function intakeRoutes(options: IntakeRoutesOptions): Router {
       return sendError(res, 400, errorBody('malformed_body', malformed));
     }
     const idempotencyKey = req.get('idempotency-key') ?? null;
-    if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+    if (idempotencyKey !== null && !isIdempotencyKey(idempotencyKey)) {
       noteAnswer(res, { result: 'invalid_idempotency_key' });
       return sendError(
         res,
         400,
-        errorBody('invalid', 'must be 1 to 255 printable ASCII characters', 'Idempotency-Key'),
+        errorBody('invalid', INVALID_IDEMPOTENCY_KEY_MESSAGE, 'Idempotency-Key'),
       );
     }
     const result: IntakeResult = await service.submit({
@@ -298,7 +299,7 @@ export function intakeRoutes(options: IntakeRoutesOptions): Router {
           result: result.kind,
           source_id: result.source.id,
           ...(result.kind === 'rejected'
-            ? { reasons: reasonsOf(result.errors) }
+            ? { reasons: logReasons(result.errors) }
             : { lead_id: result.leadId }),
         });
         const { statusCode, body: answer } = responseOf(result);
@@ -316,15 +317,7 @@ export function intakeRoutes(options: IntakeRoutesOptions): Router {
       }
       case 'idempotency_conflict':
         noteAnswer(res, { result: 'idempotency_key_reused', source_id: result.source.id });
-        return sendError(
-          res,
-          409,
-          errorBody(
-            'idempotency_key_reused',
-            INTAKE_MESSAGES.idempotency_key_reused,
-            'Idempotency-Key',
-          ),
-        );
+        return sendError(res, 409, idempotencyConflictBody());
       case 'rate_limited':
         noteAnswer(res, { result: 'rate_limited', source_id: result.source.id });
         res.set('Retry-After', String(result.retryAfterSeconds));

@@ -1,12 +1,12 @@
 import { newId } from '@leadhook/db';
-import { randomPhone, validLead } from '@leadhook/testkit';
 import {
   type AcceptInput,
   acceptBatch,
   advisoryKey,
   findActiveSources,
   type IntakeSource,
-} from './intake.store.js';
+} from '@leadhook/intake-core';
+import { randomPhone, validLead } from '@leadhook/testkit';
 import { countRows, createHarness, type Harness, TEST_NOW } from './testing/harness.js';
 
 let h: Harness;

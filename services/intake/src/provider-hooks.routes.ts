@@ -21,6 +21,7 @@
  * receiveStatusCallback, the activity path's entrances for a provider.
  */
 import { isDatabaseUnavailable } from '@leadhook/db';
+import { type ErrorItem, errorBody, retryableBody } from '@leadhook/intake-core';
 import {
   PROVIDER_NAMES,
   type ProviderHookDeps,
@@ -30,7 +31,6 @@ import {
 import { verify } from '@leadhook/webhooks';
 import bodyParser from 'body-parser';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { type ErrorItem, errorBody, retryableBody } from './intake.responses.js';
 import { sendNotFound } from './intake.routes.js';
 
 export const PROVIDER_HOOK_PATHS = {

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS_DIR, newId } from '@leadhook/db';
+import { idempotencyKeyDigest } from '@leadhook/intake-core';
 import { useHarness, validLead } from '@leadhook/testkit';
-
-import { idempotencyKeyDigest } from './intake.store.js';
 import { createHarness } from './testing/harness.js';
 
 /**

@@ -445,6 +445,8 @@ describe('retries', () => {
     });
     expect(disabled.disabledReason).toMatch(/410/);
     expect(disabled.disabledAt).toBeInstanceOf(Date);
+    // An ordinary subscription is only disabled (a REST hook would be deleted).
+    expect(disabled.deletedAt).toBeNull();
     await waitFor(async () => (await deliveryOf(b, subscriptionId))?.status === 'failed');
     expect((await deliveryOf(a, subscriptionId))?.status).toBe('failed');
     expect(sub.received).toHaveLength(1);
@@ -452,6 +454,46 @@ describe('retries', () => {
     expect(metrics.text).toMatch(
       /leadhook_webhook_subscriptions_disabled_total\{reason="gone",service="webhook-worker"\} 1/,
     );
+  });
+
+  it('a 410 deletes a REST hook (created via POST /hooks): its deliveries fail, none is retried, none is made after', async () => {
+    const w = await h.startWorker({ WEBHOOK_RETRY_SCHEDULE: '0,100ms,100ms' });
+    let answer: (() => void) | undefined;
+    const sub = await h.subscriber((_req, res) => {
+      answer = () => res.writeHead(410).end();
+    });
+    const { id: hookId } = await h.subscription({ url: sub.url });
+    await h.prisma.subscription.update({ where: { id: hookId }, data: { createdVia: 'hooks' } });
+    const leadId = await h.lead();
+    const a = await record(w, leadId, 'started');
+    const b = await record(w, leadId, 'interested');
+    await waitFor(async () => answer !== undefined && (await deliveryOf(b, hookId)) !== null);
+    answer?.();
+    const gone = await waitFor(async () => {
+      const s = await h.prisma.subscription.findUniqueOrThrow({ where: { id: hookId } });
+      return s.deletedAt !== null && s;
+    });
+    expect(gone).toMatchObject({ enabled: false, disabledCode: 'gone' });
+    expect(gone.disabledReason).toMatch(/410/);
+    await waitFor(async () => (await deliveryOf(b, hookId))?.status === 'failed');
+    const first = await deliveryOf(a, hookId);
+    expect(first?.status).toBe('failed');
+    expect(first?.attempts.map((t) => t.statusCode)).toEqual([410]);
+    expect((await deliveryOf(b, hookId))?.attempts).toEqual([]);
+    // A later activity of the lead makes no delivery for the deleted hook: once
+    // its fan-out closed its outbox row, there is none.
+    const c = await record(w, leadId, 'completed');
+    await waitFor(
+      async () =>
+        (await h.prisma.outbox.count({
+          where: { topic: 'activity', payload: { equals: { activity_id: c } }, doneAt: null },
+        })) === 0,
+    );
+    expect(await deliveryOf(c, hookId)).toBeNull();
+    expect(sub.received).toHaveLength(1);
+    // A hook's delivery is any delivery: the documented body (GET /hooks/samples
+    // is checked against the same closed schema in services/api).
+    expect(validatePayload(JSON.parse(sub.received[0]?.body ?? '{}'))).toBe(true);
   });
 
   it('disables a subscription failing for 5 days', async () => {

@@ -16,7 +16,7 @@ export const accountSchema = namedResourceSchema('Account', {
   api_key_prefix: {
     type: ['string', 'null'],
     readOnly: true,
-    description: 'The first characters of the active API key, safe to show.',
+    description: 'The first characters of the newest active API key, safe to show.',
     examples: ['lh_AbCdEf'],
   },
 });

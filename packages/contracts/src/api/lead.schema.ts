@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { OUTCOME_LABELS } from '../activity-catalog.js';
 import { CONSENT_PROVIDERS } from '../consent-provider.js';
 import { activitySchema } from './activity.schema.js';
 import {
@@ -9,6 +10,7 @@ import {
   prefixedIdSchema,
   timestampSchema,
 } from './common.schema.js';
+import { rangeBoundSchema } from './stats.schema.js';
 
 /**
  * Leads as the management API shows them (docs/api.md, "Leads"): `GET /leads` lists them,
@@ -57,7 +59,7 @@ export const consentEvidenceSchema = {
       type: ['string', 'null'],
       enum: [...CONSENT_PROVIDERS, null],
       description:
-        "The lead-verification provider the token's shape shows: a TrustedForm certificate (its URL or 40-hex id) or a Jornaya LeadiD (a UUID); null when neither.",
+        "The lead-verification provider the token's shape showed when intake accepted the lead, kept with the lead: a TrustedForm certificate (its URL or 40-hex id) or a Jornaya LeadiD (a UUID); null when neither.",
     },
     tcpa_opt_in_url: { type: 'string' },
     ip: {
@@ -147,10 +149,53 @@ export const leadSourceFilterSchema = {
   examples: ['src_01jdq3v3m5a8f0k2x9b7c6d4e1'],
 } as const;
 
-/** Query of `GET /leads`: pagination and the source filter. */
+/**
+ * Query of `GET /leads`: pagination and the filters (docs/api.md, "Leads"), every
+ * one optional; given together, a lead must match them all.
+ */
 export const leadListQuerySchema = {
   type: 'object',
-  properties: { ...listQuerySchema.properties, source_id: leadSourceFilterSchema },
+  properties: {
+    ...listQuerySchema.properties,
+    source_id: leadSourceFilterSchema,
+    outcome: {
+      type: 'string',
+      enum: OUTCOME_LABELS,
+      description: 'Only the leads that reached this outcome (a label of the activity catalog).',
+      examples: ['qualified'],
+    },
+    from: rangeBoundSchema(
+      "Only leads received from this day (YYYY-MM-DD, from 00:00 UTC) or instant (ISO 8601 date-time) on: `consent.received_at`. No default: every lead since the account's first.",
+      '2026-11-01',
+    ),
+    to: rangeBoundSchema(
+      'Only leads received up to this day (YYYY-MM-DD, inclusive: up to 24:00 UTC) or instant (ISO 8601 date-time, inclusive). Not before `from`. No default.',
+      '2026-11-30',
+    ),
+    phone: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      description:
+        'Only leads with this phone, in any notation intake takes ("(512) 555-0100", "512.555.0100", "+15125550100"): compared in E.164, as stored. A number that is not dialable is 422 `validation_failed`.',
+      examples: ['(512) 555-0100'],
+    },
+    email: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 254,
+      description:
+        'Only leads with this email address, whatever its case (Jane@Example.com finds jane@example.com).',
+      examples: ['jane.doe@example.com'],
+    },
+    external_id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: 'Only leads the seller sent with this external_id (exact).',
+      examples: ['vendor-lead-88213'],
+    },
+  },
 } as const;
 
 export type Play = FromSchema<typeof playSchema>;

@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { closedObjectSchema } from './common.schema.js';
+import { closedObjectSchema, listEnvelopeSchema, listQuerySchema } from './common.schema.js';
+import { SOURCE_STATUSES, SOURCE_TYPES } from './marketing-source.schema.js';
 
 /**
  * `GET /marketing_sources/{id}/stats` (docs/api.md, "Source performance"): what a
@@ -11,7 +12,7 @@ import { closedObjectSchema } from './common.schema.js';
  * A calendar date (a whole UTC day) or an instant with its offset. The pattern
  * only admits the shapes; the service refuses impossible dates (2026-02-30).
  */
-const rangeBoundSchema = (description: string, example: string) =>
+export const rangeBoundSchema = (description: string, example: string) =>
   ({
     type: 'string',
     maxLength: 40,
@@ -101,6 +102,47 @@ export const sourceStatsSchema = {
   }),
 } as const;
 
+/**
+ * `GET /stats/sources` (docs/api.md, "Source performance"): every source of the
+ * account with its figures over one range, in one answer for a dashboard's
+ * table. At most SOURCES_STATS_MAX_LIMIT sources an answer; an account with more
+ * pages on with `cursor`.
+ */
+export const SOURCES_STATS_MAX_LIMIT = 1000;
+
+export const sourcesStatsQuerySchema = {
+  type: 'object',
+  properties: {
+    ...sourceStatsQuerySchema.properties,
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: SOURCES_STATS_MAX_LIMIT,
+      default: SOURCES_STATS_MAX_LIMIT,
+      description: `Sources per answer, 1–${SOURCES_STATS_MAX_LIMIT}, default ${SOURCES_STATS_MAX_LIMIT}: an account's every source in one answer.`,
+    },
+    cursor: listQuerySchema.properties.cursor,
+  },
+} as const;
+
+/** One source of the account and its figures over the range (by_day: the per-source stats). */
+export const sourceStatsRowSchema = closedObjectSchema({
+  id: { type: 'string', examples: ['src_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
+  name: { type: 'string', examples: ['Acme Leads'] },
+  source_type: { type: 'string', enum: SOURCE_TYPES },
+  status: { type: 'string', enum: SOURCE_STATUSES },
+  playbook_id: { type: 'string', examples: ['pb_01jdq3v3m5a8f0k2x9b7c6d4e1'] },
+  accepted: sourceStatsSchema.properties.accepted,
+  duplicate: sourceStatsSchema.properties.duplicate,
+  rejected: rejectedSchema,
+  outcomes: outcomesSchema,
+});
+
+export const sourceStatsListSchema = listEnvelopeSchema('SourceStatsList', sourceStatsRowSchema);
+
+export type SourcesStatsQuery = FromSchema<typeof sourcesStatsQuerySchema>;
+export type SourceStatsRow = FromSchema<typeof sourceStatsRowSchema>;
+export type SourceStatsList = FromSchema<typeof sourceStatsListSchema>;
 export type SourceStatsQuery = FromSchema<typeof sourceStatsQuerySchema>;
 export type RejectionReason = FromSchema<typeof rejectionReasonSchema>;
 export type SourceStatsDay = FromSchema<typeof sourceStatsDaySchema>;

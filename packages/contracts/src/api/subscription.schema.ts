@@ -104,6 +104,13 @@ const subscriptionProperties = {
     description:
       'While a rotation is in progress, deliveries are also signed with the previous secret until then.',
   },
+  created_via: {
+    type: 'string',
+    enum: ['api', 'hooks'],
+    readOnly: true,
+    description:
+      '`hooks` for a REST hook (POST /hooks, which lists and deletes only those; a 410 Gone from its URL deletes it), `api` otherwise (a 410 Gone disables it).',
+  },
   created_at: timestampSchema,
   updated_at: timestampSchema,
 } as const;

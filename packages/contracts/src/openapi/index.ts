@@ -1,4 +1,9 @@
-export { INTAKE_OPENAPI_PATH, intakePathItem } from './intake.js';
+export {
+  IDEMPOTENCY_KEY_PARAMETER,
+  INTAKE_OPENAPI_PATH,
+  intakePathItem,
+  intakeResponseObjects,
+} from './intake.js';
 export type { HttpMethod, OpenApiOperation, OpenApiTag, QuerySchema } from './operation.js';
 export {
   IDEMPOTENT_REPLAYED_HEADER,

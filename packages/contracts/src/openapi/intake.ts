@@ -16,9 +16,21 @@ import {
 /** The intake path, documented on its own server (path-level `servers`). */
 export const INTAKE_OPENAPI_PATH = '/marketing_sources/{account_id}/{source_key}';
 
-/** The path item of INTAKE_OPENAPI_PATH, served from `intakeBaseUrl`. */
-export function intakePathItem(intakeBaseUrl: string) {
-  const responses: Record<string, unknown> = {};
+/** The Idempotency-Key header (docs/intake.md, "Idempotency"). */
+export const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  description:
+    'Any 1 to 255 printable ASCII characters: the same key for this source within 24 h answers the first answer again (Idempotent-Replayed: true), and no second lead is stored.',
+  schema: { type: 'string', maxLength: 255 },
+} as const;
+
+/**
+ * The response objects of docs/intake.md's answer table, by status, with the
+ * example bodies the Integration Instructions show: `statuses` only, when given
+ * (the api's lead action answers a lead's outcome as intake does).
+ */
+export function intakeResponseObjects(statuses?: readonly number[]): Record<string, object> {
+  const responses: Record<string, object> = {};
   for (const r of intakeResponses()) {
     const key = String(r.status);
     if (key in responses) continue; // the replayed 201 shares the 201 entry
@@ -37,6 +49,19 @@ export function intakePathItem(intakeBaseUrl: string) {
       content: { 'application/json': { schema: schemaRef(r.schema), example: r.example } },
     };
   }
+  if (statuses === undefined) return responses;
+  return Object.fromEntries(
+    statuses.map((status) => {
+      const response = responses[status];
+      if (!response) throw new Error(`intake has no ${status} answer`);
+      return [status, response];
+    }),
+  );
+}
+
+/** The path item of INTAKE_OPENAPI_PATH, served from `intakeBaseUrl`. */
+export function intakePathItem(intakeBaseUrl: string) {
+  const responses: Record<string, unknown> = intakeResponseObjects();
   // redirect_url (docs/intake.md, "Browsers"): a form's answer is a redirect instead of the JSON
   // above (the body, if any, is a courtesy note and carries nothing).
   responses['303'] = {

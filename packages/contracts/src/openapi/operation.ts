@@ -19,11 +19,14 @@ export type OpenApiTag =
   | 'Subscriptions'
   | 'Deliveries'
   | 'Do-not-contact'
+  | 'Hooks'
   | 'Meta';
 
 /** A query schema: an object whose properties are the query parameters, in order. */
 export interface QuerySchema {
   readonly type: 'object';
+  /** The parameters that must be given (the rest are optional). */
+  readonly required?: readonly string[];
   readonly properties: { readonly [name: string]: { readonly description?: string } };
 }
 
@@ -49,8 +52,16 @@ export interface OpenApiOperation {
   bodyLimit?: string;
   /** The query string's schema: each property is an optional query parameter. */
   query?: QuerySchema;
-  /** Success status and its schema (none for 204). */
-  success: { status: 200 | 201 | 204; schema?: OpenApiSchemaName; description: string };
+  /**
+   * Success status and its schema (none for 204); or, for an answer that is not
+   * JSON (an HTML page, the files it loads), its media types instead.
+   */
+  success: {
+    status: 200 | 201 | 204;
+    schema?: OpenApiSchemaName;
+    media?: readonly string[];
+    description: string;
+  };
   /** A second success answer (a create that finds the object already there answers 200). */
   alsoSuccess?: { status: 200; schema: OpenApiSchemaName; description: string };
   /** Answered without an API key. */
@@ -64,6 +75,13 @@ export interface OpenApiOperation {
    * schemas; it also documents a 422 for an operation with neither.
    */
   invalid?: string;
+  /** Request headers the operation reads (an Idempotency-Key). */
+  headers?: readonly { name: string; description: string; schema: object }[];
+  /**
+   * Response objects that replace the generated ones of their statuses: answers
+   * whose body is not the Error envelope (a lead's, as intake answers it).
+   */
+  responses?: Readonly<Record<string, object>>;
 }
 
 export const schemaRef = (name: OpenApiSchemaName) => {
@@ -72,6 +90,9 @@ export const schemaRef = (name: OpenApiSchemaName) => {
 };
 const json = (name: OpenApiSchemaName) => ({ 'application/json': { schema: schemaRef(name) } });
 const errorResponse = (description: string) => ({ description, content: json('Error') });
+/** Content that is not JSON: a string of bytes of each media type. */
+const media = (types: readonly string[]) =>
+  Object.fromEntries(types.map((type) => [type, { schema: { type: 'string' } }]));
 
 export const RETRY_AFTER_HEADER = {
   'Retry-After': {
@@ -101,7 +122,7 @@ function queryParameters(query: QuerySchema) {
   return Object.entries(query.properties).map(([name, schema]) => ({
     name,
     in: 'query',
-    required: false,
+    required: query.required?.includes(name) ?? false,
     description: schema.description,
     schema,
   }));
@@ -113,6 +134,7 @@ export function operationObject(op: OpenApiOperation) {
     [op.success.status]: {
       description: op.success.description,
       ...(op.success.schema ? { content: json(op.success.schema) } : {}),
+      ...(op.success.media ? { content: media(op.success.media) } : {}),
     },
   };
   if (op.alsoSuccess) {
@@ -156,13 +178,18 @@ export function operationObject(op: OpenApiOperation) {
       op.invalid ?? 'validation_failed: every problem is listed in details.',
     );
   }
+  if (op.responses) Object.assign(responses, op.responses);
   return {
     operationId: op.operationId,
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     tags: [op.tag],
     ...(op.public ? { security: [] } : {}),
-    parameters: [...pathParameters(op.path), ...(op.query ? queryParameters(op.query) : [])],
+    parameters: [
+      ...pathParameters(op.path),
+      ...(op.query ? queryParameters(op.query) : []),
+      ...(op.headers ?? []).map((header) => ({ ...header, in: 'header', required: false })),
+    ],
     ...(op.body
       ? {
           requestBody: {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { CreatedAccount, PrismaClient } from '@leadhook/db';
+import type { CreatedAccount, Pool, PrismaClient } from '@leadhook/db';
 import { createLogger, createMetrics } from '@leadhook/observability';
 import { QueueSet } from '@leadhook/queue';
 import { anAccount, createTestStores, TEST_REDIS_URL, type TestDatabase } from '@leadhook/testkit';
@@ -15,6 +15,8 @@ export interface Harness {
   /** The internal port's app (/metrics, /readyz with its checks), on the app's metrics. */
   internal: Express;
   prisma: PrismaClient;
+  /** The pg pool the app's lead action runs intake's SQL on. */
+  pool: Pool;
   db: TestDatabase;
   /** Producers on a queue prefix of this test file's own. */
   queues: QueueSet;
@@ -64,6 +66,7 @@ export async function startHarness(
   const queues = new QueueSet({ redisUrl, prefix });
   const depsWith = (extra: Partial<ApiOptions>): ApiDeps => ({
     prisma,
+    pool: stores.pool,
     logger: createLogger({ service: 'api-test', level: 'silent' }),
     metrics: createMetrics('api-test'),
     queues,
@@ -89,6 +92,7 @@ export async function startHarness(
     app,
     internal: createInternalApp(deps),
     prisma,
+    pool: stores.pool,
     db,
     queues,
     newAccount,
@@ -107,6 +111,7 @@ export async function startHarness(
       // The jobs this file enqueued live under its own prefix: remove them.
       await queues.get('activity').obliterate({ force: true });
       await queues.get('delivery').obliterate({ force: true });
+      await queues.get('enrollment').obliterate({ force: true });
       await queues.close();
       await stores.close();
     },

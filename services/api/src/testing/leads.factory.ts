@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type ConsentProvider, consentProvider } from '@leadhook/contracts';
 import { newId, type PrismaClient } from '@leadhook/db';
 import { aLead, aSource, type LeadOwner } from '@leadhook/testkit';
 
@@ -26,6 +27,13 @@ export interface LeadOverrides {
   receivedAt?: Date;
   firstName?: string;
   tcpaOptInToken?: string;
+  /** What intake stored; by default the provider the token's shape shows, as intake does. */
+  consentProvider?: ConsentProvider | null;
+  /** E.164, as intake stores it. */
+  phone?: string;
+  email?: string;
+  /** The lead's outcome label (the column only: no outcome activity). */
+  outcome?: string | null;
 }
 
 /** A lead as intake accepts it, with its accepted submission. */
@@ -35,13 +43,13 @@ export async function createLead(
   overrides: LeadOverrides = {},
 ): Promise<string> {
   const id = newId('lead');
-  const phone = nextPhone();
+  const phone = overrides.phone ?? nextPhone();
   const firstName = overrides.firstName ?? 'Ada';
   const receivedAt = overrides.receivedAt ?? new Date();
   const fields = {
     first_name: firstName,
     last_name: 'Lovelace',
-    email: 'ada@example.com',
+    email: overrides.email ?? 'ada@example.com',
     phone,
     current_insurance_carrier: 'Acme Mutual',
     current_insurance_coverage: 'full',
@@ -70,9 +78,14 @@ export async function createLead(
     externalId: overrides.externalId ?? null,
     tcpaOptInToken: fields.tcpa_opt_in_token,
     tcpaOptInUrl: fields.tcpa_opt_in_url,
+    consentProvider:
+      overrides.consentProvider === undefined
+        ? consentProvider(fields.tcpa_opt_in_token)
+        : overrides.consentProvider,
     consentIp: overrides.consentIp ?? null,
     consentUserAgent: overrides.consentUserAgent ?? null,
     receivedAt,
+    outcome: overrides.outcome ?? null,
   });
   await prisma.submission.create({
     data: {

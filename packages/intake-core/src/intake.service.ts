@@ -1,7 +1,10 @@
 /**
  * The intake domain (docs/intake.md): resolve the source, limit its rate, validate,
  * then store the lead or record the duplicate or rejection. Expected cases are a
- * discriminated result the route maps to HTTP; only bugs throw.
+ * discriminated result the route maps to HTTP; only bugs throw. Two ways in: a
+ * post URL (the intake service, `submit`) and a source id within an account (the
+ * api's POST /marketing_sources/{id}/leads, `findSourceById` then `submitTo`);
+ * after the source, both run the same path.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -36,6 +39,7 @@ import {
   beginLocked,
   findActiveSources,
   findIdempotentResponse,
+  findSourceById,
   type IntakeSource,
   insertRejected,
   type RequestEvidence,
@@ -43,13 +47,28 @@ import {
   storeIdempotentResponse,
 } from './intake.store.js';
 
-export interface SubmitInput {
-  accountId: string;
-  sourceKey: string;
+/** A lead as a request sent it, for a source already known. */
+export interface Submission {
   /** The parsed body, already known to be an object. */
   body: Readonly<Record<string, unknown>>;
   idempotencyKey: string | null;
   evidence: RequestEvidence;
+}
+
+/** A lead posted to a post URL: the account in its path and the source key. */
+export interface SubmitInput extends Submission {
+  accountId: string;
+  sourceKey: string;
+}
+
+/** Printable ASCII, as Stripe accepts: long enough for a UUID or a hash. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+/** The message of a 400 for an Idempotency-Key that is not one (isIdempotencyKey). */
+export const INVALID_IDEMPOTENCY_KEY_MESSAGE = 'must be 1 to 255 printable ASCII characters';
+
+/** Whether an Idempotency-Key header is one intake takes (docs/intake.md, "Idempotency"). */
+export function isIdempotencyKey(key: string): boolean {
+  return IDEMPOTENCY_KEY.test(key);
 }
 
 export type IntakeResult =
@@ -139,6 +158,9 @@ export type SourceLookup =
   | { kind: 'found'; source: IntakeSource }
   | { kind: 'not_found' }
   | { kind: 'unavailable' };
+
+/** A source looked up by id: a paused one is told apart (intake answers it 404 all the same). */
+export type SourceByIdLookup = SourceLookup | { kind: 'paused' };
 
 /**
  * The answer an Idempotency-Key stores for a result. A 422 is stored without the
@@ -236,12 +258,45 @@ export class IntakeService {
     }
   }
 
+  /** A lead posted to a post URL. */
   async submit(input: SubmitInput): Promise<IntakeResult> {
+    return this.unlessUnavailable(async () => {
+      const source = await this.activeSource(input.accountId, input.sourceKey);
+      if (!source) return { kind: 'not_found' };
+      return this.submitToSource(source, input);
+    });
+  }
+
+  /**
+   * A lead for a source already found (findSourceById): the rest of the path a
+   * post URL's lead takes, the source's rate limit first.
+   */
+  async submitTo(source: IntakeSource, submission: Submission): Promise<IntakeResult> {
+    return this.unlessUnavailable(() => this.submitToSource(source, submission));
+  }
+
+  private async unlessUnavailable(work: () => Promise<IntakeResult>): Promise<IntakeResult> {
     try {
-      return await this.submitOrThrow(input);
+      return await work();
     } catch (err) {
       // PostgreSQL away: the transaction (if any) was rolled back with its
       // connection, so nothing is half-stored; the seller retries.
+      if (isDatabaseUnavailable(err)) return { kind: 'unavailable' };
+      throw err;
+    }
+  }
+
+  /**
+   * A source by its id within an account (the api's way in): not_found for
+   * another account's, a deleted or an unknown one; paused for a paused one.
+   */
+  async findSourceById(accountId: string, sourceId: string): Promise<SourceByIdLookup> {
+    try {
+      if (!isId('account', accountId) || !isId('source', sourceId)) return { kind: 'not_found' };
+      const found = await findSourceById(this.deps.pool, accountId, sourceId);
+      if (!found) return { kind: 'not_found' };
+      return found.active ? { kind: 'found', source: found.source } : { kind: 'paused' };
+    } catch (err) {
       if (isDatabaseUnavailable(err)) return { kind: 'unavailable' };
       throw err;
     }
@@ -267,11 +322,8 @@ export class IntakeService {
     return this.sources.submit({ accountId, intakeKey: sourceKey });
   }
 
-  private async submitOrThrow(input: SubmitInput): Promise<IntakeResult> {
+  private async submitToSource(source: IntakeSource, input: Submission): Promise<IntakeResult> {
     const { pool, limiter } = this.deps;
-    const source = await this.activeSource(input.accountId, input.sourceKey);
-    if (!source) return { kind: 'not_found' };
-
     const decision = await limiter.consume(
       source.id,
       source.rateLimit ?? this.deps.defaultRateLimitPerSecond,
@@ -308,7 +360,7 @@ export class IntakeService {
    * lookup, the work and the stored response share one transaction under a lock
    * on (source, key), so concurrent retries wait for the first and replay it.
    */
-  private async submitIdempotent(source: IntakeSource, input: SubmitInput): Promise<IntakeResult> {
+  private async submitIdempotent(source: IntakeSource, input: Submission): Promise<IntakeResult> {
     const key = input.idempotencyKey!;
     const requestHash = bodyHash(input.body);
     const result = await this.transaction(

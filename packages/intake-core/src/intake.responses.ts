@@ -5,7 +5,7 @@
  * change (4xx) and "error" for what they should simply retry (429, 5xx);
  * `field` is null when the problem is not about one field.
  */
-import { INTAKE_MESSAGES, type LeadFieldError } from '@leadhook/contracts';
+import { INTAKE_MESSAGES, type LeadFieldError, rejectionReasons } from '@leadhook/contracts';
 
 export interface ErrorItem {
   field: string | null;
@@ -19,6 +19,17 @@ export interface ErrorBody {
 }
 
 export type SuccessBody = { status: 'accepted' | 'duplicate'; lead_id: string };
+
+/**
+ * A rejection's codes for a request's log line: `field:code` for a lead field and
+ * the bare code for a problem with a field of the seller's own (its name is the
+ * seller's data).
+ */
+export function logReasons(errors: readonly LeadFieldError[]): string[] {
+  return rejectionReasons(errors).map(({ field, code }) =>
+    field === null ? code : `${field}:${code}`,
+  );
+}
 
 export function acceptedBody(leadId: string): SuccessBody {
   return { status: 'accepted', lead_id: leadId };
@@ -37,6 +48,15 @@ export function rejectedBody(errors: readonly (LeadFieldError | ErrorItem)[]): E
 
 export function errorBody(code: string, message: string, field: string | null = null): ErrorBody {
   return { status: 'rejected', errors: [{ field, code, message }] };
+}
+
+/** The 409 of an Idempotency-Key sent again with another body. */
+export function idempotencyConflictBody(): ErrorBody {
+  return errorBody(
+    'idempotency_key_reused',
+    INTAKE_MESSAGES.idempotency_key_reused,
+    'Idempotency-Key',
+  );
 }
 
 export function retryableBody(code: string, message: string): ErrorBody {

@@ -12,13 +12,14 @@
 import { createHash } from 'node:crypto';
 import {
   type ConsentRequirement,
+  consentProvider,
   type LeadFieldError,
   type NormalizedLead,
   rejectionReasons,
 } from '@leadhook/contracts';
 import type { Pool, PoolClient } from '@leadhook/db';
 
-/** An active source, resolved from the post URL, with what intake needs of its account. */
+/** An active source, resolved from the post URL (or its id), with what intake needs of its account. */
 export interface IntakeSource {
   id: string;
   accountId: string;
@@ -83,6 +84,34 @@ export async function findActiveSources(
   return keys.map((k) => found.get(sourceKeyText(k)) ?? null);
 }
 
+/**
+ * A source by its id within an account, paused or active, with what intake needs
+ * of it (the api's way in: the caller's API key named the account). Deleted
+ * sources and another account's are null.
+ */
+export async function findSourceById(
+  pool: Pool,
+  accountId: string,
+  sourceId: string,
+): Promise<{ source: IntakeSource; active: boolean } | null> {
+  const { rows } = await pool.query<IntakeSource & { active: boolean }>({
+    name: 'intake_find_source_by_id',
+    text: `SELECT s.id, s.account_id AS "accountId", s.playbook_id AS "playbookId", s.name,
+                  s.rate_limit AS "rateLimit", s.redirect_url AS "redirectUrl",
+                  s.consent_required AS "consentRequired",
+                  a.duplicate_window_days AS "duplicateWindowDays",
+                  s.status = 'active' AS active
+             FROM marketing_sources s
+             JOIN accounts a ON a.id = s.account_id
+            WHERE s.id = $1 AND s.account_id = $2 AND s.deleted_at IS NULL`,
+    values: [sourceId, accountId],
+  });
+  const row = rows[0];
+  if (!row) return null;
+  const { active, ...source } = row;
+  return { source, active };
+}
+
 /** A signed 64-bit advisory-lock key for a (namespace, parts) tuple. */
 export function advisoryKey(namespace: string, ...parts: string[]): string {
   const digest = createHash('sha256')
@@ -115,9 +144,11 @@ export interface AcceptInput {
 export type AcceptOutcome = { result: 'accepted' | 'duplicate'; leadId: string };
 
 /**
- * Takes the (account, phone) lock, then inserts the lead, its submission and its
- * outbox row, or, when the account has a lead with this phone inside the window
- * (counted from that lead's acceptance), a duplicate submission pointing at it.
+ * Takes the (account, phone) lock, then inserts the lead (with the consent
+ * provider its token's shape shows, kept with its consent evidence:
+ * docs/intake.md, "Consent evidence"), its submission and its outbox row, or,
+ * when the account has a lead with this phone inside the window (counted from
+ * that lead's acceptance), a duplicate submission pointing at it.
  * One round trip: the SQL function intake_accept
  * (prisma/functions/intake/intake_accept.sql says why). On
  * the pool it is its own transaction; on a client inside BEGIN it joins that one.
@@ -131,7 +162,7 @@ export async function acceptOrDuplicate(
     name: 'intake_accept',
     text: `SELECT result, lead_id FROM intake_accept(
              $1::bigint, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13::jsonb,
-             $14, $15, $16, $17, $18, $19::int, $20::timestamptz, $21)`,
+             $14, $15, $16, $17, $18, $19, $20::int, $21::timestamptz, $22)`,
     values: [
       input.lockKey,
       input.leadId,
@@ -149,6 +180,7 @@ export async function acceptOrDuplicate(
       lead.externalId,
       lead.fields.tcpa_opt_in_token,
       lead.fields.tcpa_opt_in_url,
+      consentProvider(lead.fields.tcpa_opt_in_token),
       evidence.ip,
       evidence.userAgent,
       input.windowDays,
@@ -192,6 +224,7 @@ export async function acceptBatch(
       external_id: lead.externalId,
       tcpa_opt_in_token: lead.fields.tcpa_opt_in_token,
       tcpa_opt_in_url: lead.fields.tcpa_opt_in_url,
+      consent_provider: consentProvider(lead.fields.tcpa_opt_in_token),
       ip: evidence.ip,
       user_agent: evidence.userAgent,
       window_days: windowDays,

@@ -1,0 +1,36 @@
+import type { FunctionComponent } from 'preact';
+import { LeadsScreen } from './screens/leads';
+import { MarketingSourcesScreen } from './screens/marketing-sources';
+import { PlaybooksScreen } from './screens/playbooks';
+
+/** Where the api serves the dashboard; every route below is under it. */
+export const DASHBOARD_BASE = '/dashboard';
+
+/** A screen: its path under /dashboard, its link text, the navigation group it sits in. */
+export interface ScreenRoute {
+  path: string;
+  label: string;
+  group?: string;
+  component: FunctionComponent;
+}
+
+/**
+ * The app's screens, in navigation order: add a screen here and it is routed and
+ * linked (docs/dashboard.md, "Adding a screen").
+ */
+export const SCREENS: readonly ScreenRoute[] = [
+  {
+    path: '/integrations/marketing-sources',
+    label: 'Marketing Sources',
+    group: 'Integrations',
+    component: MarketingSourcesScreen,
+  },
+  { path: '/playbooks', label: 'Playbooks', component: PlaybooksScreen },
+  { path: '/leads', label: 'Leads', component: LeadsScreen },
+];
+
+/** Where `/dashboard` itself leads. */
+export const HOME_PATH = SCREENS[0]!.path;
+
+/** The API reference page, served by the api (not a dashboard route). */
+export const API_REFERENCE_URL = '/api/v1/docs';
