@@ -98,7 +98,11 @@ beforeAll(async () => {
     api,
     {
       name: 'Zap playbook',
-      steps: [{ type: 'sms', delay_seconds: 0, template: 'Hi {{first_name}}' }],
+      // The second step an hour away: a lead's play is still running when the test reports its outcome.
+      steps: [
+        { type: 'sms', delay_seconds: 0, template: 'Hi {{first_name}}' },
+        { type: 'sms', delay_seconds: 3600, template: 'Still there, {{first_name}}?' },
+      ],
     },
     'Zap source',
   );

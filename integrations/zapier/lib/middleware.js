@@ -18,6 +18,8 @@ const problemsOf = (list) =>
  * `{"error": {"code", "message", "details": [...]}}`; creating a lead answers as
  * intake does, `{"status": "rejected", "errors": [{field, code, message}]}`.
  * A 429 is left to Zapier, which waits for its Retry-After and tries again.
+ * The 401 comes first: even a request that reads its own status
+ * (skipThrowForStatus) cannot go on with a key that is not accepted.
  */
 const explainErrors = (response, z) => {
   if (response.status === 401) {
@@ -27,7 +29,10 @@ const explainErrors = (response, z) => {
       response.status,
     );
   }
-  if (response.status < 400 || response.status === 429) return response;
+  // A request that reads its own status (skipThrowForStatus) gets the answer as it is.
+  if (response.status < 400 || response.status === 429 || response.skipThrowForStatus) {
+    return response;
+  }
   const body = response.data || {};
   if (body.error?.message) {
     const details = problemsOf(body.error.details);
