@@ -321,7 +321,7 @@ describe('POST /leads/{id}/activities', () => {
     const res = await report({
       activity_type: 'event',
       activity_label: 'message_received',
-      data: { body: 'stop by at 5?' },
+      data: { body: 'call me at 5?' },
     });
     expect(res.status).toBe(201);
     expect(res.body.caused).toEqual([]);
