@@ -262,8 +262,16 @@ describe('the Playbooks screen', () => {
       await page.getByRole('button', { name: 'Recover failed deliveries' }).click();
       await page.getByText('No failed delivery since then').waitFor();
 
-      // Disable, then delete (confirmed).
+      // Rotate secret: the new one is shown once, and differs.
       await page.getByRole('link', { name: 'Back to the playbook' }).click();
+      await item.getByRole('button', { name: 'Rotate secret' }).click();
+      const rotated = await section.getByTestId('signing-secret').textContent();
+      expect(rotated).toMatch(/^whsec_/);
+      expect(rotated).not.toBe(secret);
+      await section.getByRole('button', { name: 'I have stored it' }).click();
+      await expect(section.getByTestId('signing-secret').count()).resolves.toBe(0);
+
+      // Disable, then delete (confirmed).
       await item.getByRole('button', { name: 'Disable' }).click();
       await item.getByText('Disabled (manual)').waitFor();
       await item.getByRole('button', { name: 'Enable' }).waitFor();
@@ -272,6 +280,46 @@ describe('the Playbooks screen', () => {
       await section.getByText('No webhook URL yet').waitFor();
       const left = await api.harness.as(owner.apiKey).get('/api/v1/subscriptions');
       expect(left.body.data).toEqual([]);
+    },
+    BROWSER_TIMEOUT_MS,
+  );
+
+  it(
+    'edits steps from the keyboard alone, focus visible and kept on the step that moved',
+    async () => {
+      const { api_key } = await api.harness.newAccount('Keyboard Co');
+      await signIn(page, api.baseUrl, api_key);
+      await page.goto(`${api.baseUrl}/dashboard/playbooks/new`);
+      await page.getByRole('heading', { name: 'New playbook', level: 1 }).waitFor();
+      const focused = () =>
+        page.evaluate(() => {
+          const el = document.activeElement as HTMLElement;
+          return { text: el.textContent ?? '', outline: getComputedStyle(el).outlineStyle };
+        });
+      // The screen focuses its heading; Tab from there to the Name field, past the back link.
+      await waitFor(() => page.evaluate(() => document.activeElement?.id === 'screen-title'));
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('Keyboard playbook');
+      await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe(
+        'Keyboard playbook',
+      );
+      await page.getByLabel('Step 1 SMS text').focus();
+      await page.keyboard.type('Hello {{first_name}}');
+      await page.getByRole('button', { name: 'Add step' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByLabel('Step 2 type').focus();
+      await page.keyboard.press('ArrowDown'); // SMS → Call
+      await page.getByRole('button', { name: 'Move step 2 up' }).focus();
+      await page.keyboard.press('Enter');
+      await waitFor(async () => (await focused()).text === 'Move step 1 down');
+      expect((await focused()).outline).not.toBe('none');
+      await expect(page.getByLabel('Step 1 type').inputValue()).resolves.toBe('call');
+      await page.getByRole('button', { name: 'Save' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Edit playbook', level: 1 }).waitFor();
+      const [stored] = (await api.harness.as(api_key).get('/api/v1/playbooks')).body.data;
+      expect(stored.steps.map((s: { type: string }) => s.type)).toEqual(['call', 'sms']);
     },
     BROWSER_TIMEOUT_MS,
   );
