@@ -291,13 +291,13 @@ describe('the Playbooks screen', () => {
       await signIn(page, api.baseUrl, api_key);
       await page.goto(`${api.baseUrl}/dashboard/playbooks/new`);
       await page.getByRole('heading', { name: 'New playbook', level: 1 }).waitFor();
+      // Node-side code: what runs in the page is a string (no DOM types here).
       const focused = () =>
-        page.evaluate(() => {
-          const el = document.activeElement as HTMLElement;
-          return { text: el.textContent ?? '', outline: getComputedStyle(el).outlineStyle };
-        });
+        page.evaluate<{ text: string; outline: string }>(
+          '({ text: document.activeElement.textContent, outline: getComputedStyle(document.activeElement).outlineStyle })',
+        );
       // The screen focuses its heading; Tab from there to the Name field, past the back link.
-      await waitFor(() => page.evaluate(() => document.activeElement?.id === 'screen-title'));
+      await waitFor(() => page.evaluate<boolean>('document.activeElement?.id === "screen-title"'));
       await page.keyboard.press('Tab');
       await page.keyboard.press('Tab');
       await page.keyboard.type('Keyboard playbook');
