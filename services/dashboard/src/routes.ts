@@ -1,7 +1,8 @@
 import type { FunctionComponent } from 'preact';
+import { DeliveryLogScreen } from './screens/deliveries';
 import { LeadsScreen } from './screens/leads';
 import { MarketingSourcesScreen } from './screens/marketing-sources';
-import { PlaybooksScreen } from './screens/playbooks';
+import { PlaybookScreen, PlaybooksScreen } from './screens/playbooks';
 
 /** Where the api serves the dashboard; every route below is under it. */
 export const DASHBOARD_BASE = '/dashboard';
@@ -12,6 +13,8 @@ export interface ScreenRoute {
   label: string;
   group?: string;
   component: FunctionComponent;
+  /** Routed but not linked in the navigation (a page reached from a screen, e.g. /playbooks/:id). */
+  hidden?: boolean;
 }
 
 /**
@@ -27,6 +30,13 @@ export const SCREENS: readonly ScreenRoute[] = [
   },
   { path: '/playbooks', label: 'Playbooks', component: PlaybooksScreen },
   { path: '/leads', label: 'Leads', component: LeadsScreen },
+  { path: '/playbooks/:id', label: 'Playbook', component: PlaybookScreen, hidden: true },
+  {
+    path: '/subscriptions/:id/deliveries',
+    label: 'Delivery log',
+    component: DeliveryLogScreen,
+    hidden: true,
+  },
 ];
 
 /** Where `/dashboard` itself leads. */

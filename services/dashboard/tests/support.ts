@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { waitFor } from '@leadhook/testkit';
 import type { Page } from 'playwright-core';
+import type { ApiOptions } from '../../api/src/app.js';
 import { type Harness, startHarness } from '../../api/src/testing/harness.js';
 
 /** services/dashboard: the package these tests are about. */
@@ -78,10 +79,13 @@ export interface DashboardApi {
   close(): Promise<void>;
 }
 
-/** Builds the dashboard if it must, then starts the api on a free port: use with useHarness. */
-export async function startDashboardApi(): Promise<DashboardApi> {
+/**
+ * Builds the dashboard if it must, then starts the api on a free port: use with
+ * useHarness. `options` on top (e.g. webhookAllowPrivateTargets for a local subscriber).
+ */
+export async function startDashboardApi(options: Partial<ApiOptions> = {}): Promise<DashboardApi> {
   await ensureDashboardBuilt();
-  const harness = await startHarness({ dashboardDir: DASHBOARD_DIST });
+  const harness = await startHarness({ dashboardDir: DASHBOARD_DIST, ...options });
   const server: Server = createServer(harness.app);
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;

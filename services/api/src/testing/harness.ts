@@ -20,6 +20,8 @@ export interface Harness {
   db: TestDatabase;
   /** Producers on a queue prefix of this test file's own. */
   queues: QueueSet;
+  /** That prefix: a worker started on it consumes what the app enqueues. */
+  queuePrefix: string;
   /** An account made through the same function the CLI uses (a factory, not a fixture). */
   newAccount(name?: string): Promise<CreatedAccount>;
   /** A new account's agent and a playbook of it (playbookBody()), made through the API. */
@@ -95,6 +97,7 @@ export async function startHarness(
     pool: stores.pool,
     db,
     queues,
+    queuePrefix: prefix,
     newAccount,
     as,
     owner: async () => {
