@@ -1,5 +1,6 @@
 import type { FunctionComponent } from 'preact';
 import { LeadsScreen } from './screens/leads';
+import { MarketingSourceScreen } from './screens/marketing-source';
 import { MarketingSourcesScreen } from './screens/marketing-sources';
 import { PlaybooksScreen } from './screens/playbooks';
 
@@ -11,6 +12,8 @@ export interface ScreenRoute {
   path: string;
   label: string;
   group?: string;
+  /** false: routed but not linked in the navigation (a page reached from its screen). */
+  navigation?: false;
   component: FunctionComponent;
 }
 
@@ -24,6 +27,12 @@ export const SCREENS: readonly ScreenRoute[] = [
     label: 'Marketing Sources',
     group: 'Integrations',
     component: MarketingSourcesScreen,
+  },
+  {
+    path: '/integrations/marketing-sources/:id',
+    label: 'Marketing source',
+    navigation: false,
+    component: MarketingSourceScreen,
   },
   { path: '/playbooks', label: 'Playbooks', component: PlaybooksScreen },
   { path: '/leads', label: 'Leads', component: LeadsScreen },
