@@ -96,7 +96,9 @@ export function MarketingSourceScreen() {
           <DayChart days={stats.by_day} />
           <div class="table-scroll">
             <table>
-              <caption id="days-caption">Figures per day (UTC), last {period} days</caption>
+              <caption id="days-caption">
+                Figures per day (UTC), newest first, last {period} days
+              </caption>
               <thead>
                 <tr>
                   <th scope="col">Day</th>
