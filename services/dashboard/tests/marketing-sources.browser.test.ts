@@ -224,4 +224,84 @@ describe('Integrations > Marketing Sources', () => {
     },
     BROWSER_TIMEOUT_MS,
   );
+
+  it(
+    'pages with the API cursor, one request a page whatever the number of sources',
+    async () => {
+      const { api_key } = await api.harness.newAccount('Big Co');
+      const owner = api.harness.as(api_key);
+      const playbook = await owner.post('/api/v1/playbooks').send(playbookBody()).expect(201);
+      // One more than a page (SOURCES_PAGE_SIZE, 100): the first is on page 2.
+      for (let n = 1; n <= 101; n++) {
+        await owner
+          .post('/api/v1/marketing_sources')
+          .send({
+            name: `Source ${String(n).padStart(3, '0')}`,
+            source_type: 'campaign',
+            playbook_id: playbook.body.id,
+          })
+          .expect(201);
+      }
+      const requests: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.startsWith('/api/v1/')) requests.push(url.pathname + url.search);
+      });
+      await signIn(page, api.baseUrl, api_key);
+      const rows = page.locator('tbody tr');
+      await page.locator('tbody tr', { hasText: 'Source 101' }).waitFor();
+      await expect(rows.count()).resolves.toBe(100);
+      // The account, one page of figures, one list of playbooks: nothing per row.
+      const paths = requests.map((r) => r.split('?')[0]);
+      expect(paths.sort()).toEqual([
+        '/api/v1/account',
+        '/api/v1/playbooks',
+        '/api/v1/stats/sources',
+      ]);
+      expect(requests.find((r) => r.startsWith('/api/v1/stats/sources'))).toMatch(
+        /from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}&limit=100$/,
+      );
+
+      const pages = page.getByRole('navigation', { name: 'Pages of marketing sources' });
+      await pages.getByRole('button', { name: 'Next page' }).click();
+      await page.locator('tbody tr', { hasText: 'Source 001' }).waitFor();
+      await expect(rows.count()).resolves.toBe(1);
+      await expect(pages.getByRole('button', { name: 'Next page' }).isDisabled()).resolves.toBe(
+        true,
+      );
+      await pages.getByRole('button', { name: 'Previous page' }).click();
+      await page.locator('tbody tr', { hasText: 'Source 101' }).waitFor();
+      await expect(rows.count()).resolves.toBe(100);
+    },
+    BROWSER_TIMEOUT_MS,
+  );
+
+  it(
+    'can be used from the keyboard: the dialogs take focus, Escape cancels, Enter saves',
+    async () => {
+      const { api_key } = await api.harness.newAccount('Keyboard Co');
+      await api.harness.as(api_key).post('/api/v1/playbooks').send(playbookBody()).expect(201);
+      await signIn(page, api.baseUrl, api_key);
+      await page.getByRole('heading', { name: 'No marketing sources yet' }).waitFor();
+      const opener = page.getByRole('button', { name: 'New marketing source' });
+      await opener.focus();
+      await page.keyboard.press('Enter');
+      const form = page.getByRole('dialog', { name: 'New marketing source' });
+      await form.waitFor();
+      await expect(page.evaluate('document.activeElement?.id')).resolves.toBe('new-source-name');
+      await page.keyboard.press('Escape');
+      await form.waitFor({ state: 'detached' });
+      await expect(focusedName()).resolves.toBe('New marketing source');
+
+      await page.keyboard.press('Enter');
+      await form.waitFor();
+      await page.keyboard.type('Typed Source');
+      await page.keyboard.press('Enter');
+      await page.locator('tbody tr', { hasText: 'Typed Source' }).waitFor();
+      await expect(sourceNamed(api_key, 'Typed Source')).resolves.toMatchObject({
+        source_type: 'vendor',
+      });
+    },
+    BROWSER_TIMEOUT_MS,
+  );
 });
