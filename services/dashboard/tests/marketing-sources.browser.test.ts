@@ -193,11 +193,16 @@ describe('Integrations > Marketing Sources', () => {
       // takes intake's own path for the source of the post URL shown.
       expect(rotated).toMatch(/\/marketing_sources\/acc_[^/]+\/[^/]+$/);
       await owner.post(`/api/v1/marketing_sources/${sourceId}/leads`).send(validLead()).expect(201);
+      await owner
+        .post(`/api/v1/marketing_sources/${sourceId}/leads`)
+        .send(validLead({ email: 'not an address' }))
+        .expect(422);
 
       // A new period asks again: the lead counts as accepted today.
       await page.getByLabel('Period').selectOption({ label: 'Last 7 days' });
       await page.getByText('Marketing sources, last 7 days').waitFor();
       await row.locator('[data-column="accepted"]', { hasText: '1' }).waitFor();
+      await expect(row.locator('[data-column="rejected"]').textContent()).resolves.toBe('1');
 
       // The source's page: the day's figure in its table.
       await row.getByRole('link', { name: 'Acme Leads' }).click();
@@ -208,9 +213,21 @@ describe('Integrations > Marketing Sources', () => {
       const today = new Date().toISOString().slice(0, 10);
       const day = page.getByRole('row', { name: new RegExp(`^${today}`) });
       await expect(day.locator('[data-column="accepted"]').textContent()).resolves.toBe('1');
-      await expect(page.getByRole('table').getByRole('row').count()).resolves.toBe(31);
+      await expect(day.locator('[data-column="rejected"]').textContent()).resolves.toBe('1');
+      const days = page.getByRole('table', { name: /Figures per day/ });
+      await expect(days.getByRole('row').count()).resolves.toBe(31);
+      const reason = page.getByRole('row', { name: /^email/ });
+      await expect(reason.getByRole('cell').allTextContents()).resolves.toEqual([
+        'Not in the expected format',
+        '1',
+      ]);
       await expectAccessible(page, "a source's page");
       await screenshot(page, 'marketing-source');
+      await page.getByRole('button', { name: 'Integration Instructions' }).click();
+      panel = page.getByRole('dialog', { name: 'Integration Instructions for Acme Leads' });
+      await expect(panel.getByTestId('post-url').textContent()).resolves.toBe(rotated);
+      await page.keyboard.press('Escape');
+      await panel.waitFor({ state: 'detached' });
 
       // Delete, confirmed: gone from the table and from the API.
       await page.getByRole('link', { name: 'Back to Marketing Sources' }).click();

@@ -6,6 +6,8 @@ import { apiErrorText } from '../api/errors';
 import { ErrorMessage, Screen } from '../components';
 import { useApi } from '../session';
 import { DayChart } from '../ui/day-chart';
+import { LinkIcon } from '../ui/icons';
+import { IntegrationInstructionsDialog } from '../ui/integration-instructions';
 import { DEFAULT_PERIOD, type Period, PeriodChooser, periodRange } from '../ui/period';
 import {
   formatCount,
@@ -18,6 +20,16 @@ import {
 type Source = Schema<'MarketingSource'>;
 type Stats = Schema<'SourceStats'>;
 
+/** Intake's rejection codes in words (docs/intake.md); another code is shown as it is. */
+const REASON_LABELS: Record<string, string> = {
+  required: 'Missing or blank',
+  invalid: 'Not in the expected format',
+  too_long: 'Too long',
+  unknown_field: 'Not a field intake accepts',
+  too_many_fields: 'Too many fields',
+  consent_unrecognised: 'Consent token not recognised',
+};
+
 /**
  * One marketing source: its figures per day over the chosen period, as a chart and
  * as a table (GET /marketing_sources/{id} and its /stats).
@@ -29,6 +41,7 @@ export function MarketingSourceScreen() {
   const [source, setSource] = useState<Source>();
   const [stats, setStats] = useState<Stats>();
   const [error, setError] = useState<string>();
+  const [instructions, setInstructions] = useState(false);
 
   useEffect(() => {
     let current = true;
@@ -60,9 +73,20 @@ export function MarketingSourceScreen() {
       </p>
       {error ? <ErrorMessage>{error}</ErrorMessage> : null}
       {source ? (
-        <p class="help">
-          {SOURCE_TYPE_LABELS[source.source_type]} · {STATUS_LABELS[source.status]}
-        </p>
+        <div class="source-head">
+          <p class="help">
+            {SOURCE_TYPE_LABELS[source.source_type]} · {STATUS_LABELS[source.status]}
+          </p>
+          <button type="button" class="secondary small" onClick={() => setInstructions(true)}>
+            <span class="with-icon">
+              <LinkIcon />
+              Integration Instructions
+            </span>
+          </button>
+        </div>
+      ) : null}
+      {source && instructions ? (
+        <IntegrationInstructionsDialog source={source} onClose={() => setInstructions(false)} />
       ) : null}
       <div class="toolbar">
         <PeriodChooser id="source-period" value={period} onChange={setPeriod} />
@@ -137,6 +161,34 @@ export function MarketingSourceScreen() {
               </tbody>
             </table>
           </div>
+          <h2>Rejected, by reason</h2>
+          {stats.rejected.by_reason.length === 0 ? (
+            <p>No submission was rejected in this period.</p>
+          ) : (
+            <table class="reasons">
+              <caption class="visually-hidden">Rejected submissions by field and problem</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Field</th>
+                  <th scope="col">Problem</th>
+                  <th scope="col" class="number">
+                    Submissions
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {stats.rejected.by_reason.map((reason) => (
+                  <tr key={`${reason.field}:${reason.code}`}>
+                    <th scope="row">
+                      {reason.field ? <code>{reason.field}</code> : "A field of the seller's own"}
+                    </th>
+                    <td>{REASON_LABELS[reason.code] ?? reason.code}</td>
+                    <td class="number">{formatCount(reason.count)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
         </>
       ) : null}
     </Screen>
