@@ -92,6 +92,7 @@ describe('Integrations > Marketing Sources', () => {
       const nameError = form.locator('#new-source-name-error');
       await expect(nameError.textContent()).resolves.toBe('Name must not be blank.');
       await expect(form.getByLabel('Name').getAttribute('aria-invalid')).resolves.toBe('true');
+      await expect(page.evaluate('document.activeElement?.id')).resolves.toBe('new-source-name');
       await expect(form.getByLabel('Name').getAttribute('aria-describedby')).resolves.toContain(
         'new-source-name-error',
       );
@@ -102,6 +103,9 @@ describe('Integrations > Marketing Sources', () => {
       await expectAccessible(page, 'the New marketing source form with an error');
       await screenshot(page, 'marketing-sources-form-errors');
 
+      await form.getByLabel('Name').fill('A'.repeat(201));
+      await form.getByRole('button', { name: 'Save' }).click();
+      await form.getByText('Name is too long (at most 200).').waitFor();
       await form.getByLabel('Name').fill('Acme Leads');
       await form.getByLabel('Source type').selectOption({ label: 'Affiliate' });
       await expect(form.getByLabel('Playbook').inputValue()).resolves.toMatch(/^pb_/);

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import type { Schema } from '../api/client';
 import { apiErrorText } from '../api/errors';
@@ -42,6 +42,12 @@ export function fieldErrors(error: Schema<'Error'>): {
   return { fields, other };
 }
 
+const FIELD_IDS: Record<FormField, string> = {
+  name: 'new-source-name',
+  source_type: 'new-source-type',
+  playbook_id: 'new-source-playbook',
+};
+
 function FieldError({ id, message }: { id: string; message?: string }) {
   return message ? (
     <p id={id} class="error field-error">
@@ -72,6 +78,12 @@ export function NewSourceDialog({
   const [errors, setErrors] = useState<Partial<Record<FormField, string>>>({});
   const [error, setError] = useState<string>();
   const chosenPlaybook = playbookId || playbooks?.[0]?.id || '';
+
+  // After a refusal, keyboard focus goes to the first field to correct.
+  useEffect(() => {
+    const first = (['name', 'source_type', 'playbook_id'] as const).find((field) => errors[field]);
+    if (first) document.getElementById(FIELD_IDS[first])?.focus();
+  }, [errors]);
 
   const save = async (event: Event) => {
     event.preventDefault();
