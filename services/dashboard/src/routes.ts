@@ -1,6 +1,7 @@
 import type { FunctionComponent } from 'preact';
 import { DeliveryLogScreen } from './screens/deliveries';
 import { LeadsScreen } from './screens/leads';
+import { MarketingSourceScreen } from './screens/marketing-source';
 import { MarketingSourcesScreen } from './screens/marketing-sources';
 import { PlaybookScreen, PlaybooksScreen } from './screens/playbooks';
 
@@ -27,6 +28,12 @@ export const SCREENS: readonly ScreenRoute[] = [
     label: 'Marketing Sources',
     group: 'Integrations',
     component: MarketingSourcesScreen,
+  },
+  {
+    path: '/integrations/marketing-sources/:id',
+    label: 'Marketing source',
+    hidden: true,
+    component: MarketingSourceScreen,
   },
   { path: '/playbooks', label: 'Playbooks', component: PlaybooksScreen },
   { path: '/leads', label: 'Leads', component: LeadsScreen },
