@@ -1,7 +1,9 @@
 import type { FunctionComponent } from 'preact';
+import { LeadScreen } from './screens/lead';
 import { LeadsScreen } from './screens/leads';
 import { MarketingSourcesScreen } from './screens/marketing-sources';
 import { PlaybooksScreen } from './screens/playbooks';
+import { SettingsIntegrationsScreen } from './screens/settings-integrations';
 
 /** Where the api serves the dashboard; every route below is under it. */
 export const DASHBOARD_BASE = '/dashboard';
@@ -11,6 +13,8 @@ export interface ScreenRoute {
   path: string;
   label: string;
   group?: string;
+  /** false: routed but not linked (a page reached from another, such as a lead's). */
+  nav?: false;
   component: FunctionComponent;
 }
 
@@ -27,6 +31,13 @@ export const SCREENS: readonly ScreenRoute[] = [
   },
   { path: '/playbooks', label: 'Playbooks', component: PlaybooksScreen },
   { path: '/leads', label: 'Leads', component: LeadsScreen },
+  { path: '/leads/:id', label: 'Lead', nav: false, component: LeadScreen },
+  {
+    path: '/settings/integrations',
+    label: 'Integrations',
+    group: 'Settings',
+    component: SettingsIntegrationsScreen,
+  },
 ];
 
 /** Where `/dashboard` itself leads. */

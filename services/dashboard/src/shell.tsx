@@ -18,6 +18,7 @@ type NavEntry = { screen: ScreenRoute } | { group: string; members: ScreenRoute[
 function navEntries(): NavEntry[] {
   const entries: NavEntry[] = [];
   for (const screen of SCREENS) {
+    if (screen.nav === false) continue;
     if (!screen.group) {
       entries.push({ screen });
       continue;
