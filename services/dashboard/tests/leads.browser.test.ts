@@ -228,6 +228,25 @@ describe('the Leads screen', () => {
   );
 
   it(
+    'filters from the keyboard: Enter in the search applies it and keeps focus there',
+    async () => {
+      await openLeads();
+      await listedNames(3);
+      await page.getByLabel('Search by').selectOption('external_id');
+      await page.getByLabel('Search', { exact: true }).focus();
+      await page.keyboard.type('crm-7781');
+      await page.keyboard.press('Enter');
+      await expect(listedNames(1)).resolves.toEqual(['Jane Doe']);
+      await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('filter-search');
+      // Back returns to the whole list, and the field shows the URL again.
+      await page.goBack();
+      await expect(listedNames(3)).resolves.toHaveLength(3);
+      await expect(page.getByLabel('Search', { exact: true }).inputValue()).resolves.toBe('');
+    },
+    BROWSER_TIMEOUT_MS,
+  );
+
+  it(
     'filters by outcome',
     async () => {
       await openLeads();

@@ -90,6 +90,18 @@ function FilterForm({
   const [to, setTo] = useState(params.get('to') ?? '');
   const [searchBy, setSearchBy] = useState<SearchBy>(initialBy);
   const [search, setSearch] = useState(params.get(initialBy) ?? '');
+  // The URL changed (applied, cleared, Back): the fields show it again. The form is
+  // kept, not remounted, so keyboard focus stays where it was.
+  const query = params.toString();
+  useEffect(() => {
+    const by = SEARCH_BY.find((choice) => params.get(choice.value))?.value ?? 'phone';
+    setSourceId(params.get('source_id') ?? '');
+    setOutcome(params.get('outcome') ?? '');
+    setFrom(params.get('from') ?? '');
+    setTo(params.get('to') ?? '');
+    setSearchBy(by);
+    setSearch(params.get(by) ?? '');
+  }, [query]);
 
   function submit(event: Event) {
     event.preventDefault();
@@ -359,7 +371,6 @@ export function LeadsScreen() {
   return (
     <Screen title="Leads">
       <FilterForm
-        key={query}
         params={params}
         sources={sources}
         outcomes={outcomes}

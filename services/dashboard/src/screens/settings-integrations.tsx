@@ -153,12 +153,15 @@ function RevokeDialog({
 }) {
   const { api } = useSession();
   const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();
+    // The safe choice first: Enter does not revoke by accident.
+    cancel.current?.focus();
     return () => element?.close();
   }, []);
 
@@ -205,7 +208,7 @@ function RevokeDialog({
         <button type="button" class="button-danger" onClick={revoke} disabled={busy}>
           {busy ? 'Revoking…' : own ? 'Revoke and sign out' : 'Revoke key'}
         </button>
-        <button type="button" class="button-secondary" onClick={onCancel} autofocus>
+        <button type="button" class="button-secondary" onClick={onCancel} ref={cancel}>
           Cancel
         </button>
       </div>
