@@ -237,7 +237,7 @@ describe('the Leads screen', () => {
       await page.keyboard.type('crm-7781');
       await page.keyboard.press('Enter');
       await expect(listedNames(1)).resolves.toEqual(['Jane Doe']);
-      await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('filter-search');
+      await expect(page.evaluate('document.activeElement?.id')).resolves.toBe('filter-search');
       // Back returns to the whole list, and the field shows the URL again.
       await page.goBack();
       await expect(listedNames(3)).resolves.toHaveLength(3);

@@ -72,7 +72,7 @@ describe('Settings > Integrations', () => {
       expect(zapierKey).toMatch(/^lh_[A-Za-z0-9_-]{43}$/);
       await shown.getByRole('button', { name: 'Copy' }).click();
       await shown.getByText('Copied to the clipboard.').waitFor();
-      await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(zapierKey);
+      await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(zapierKey);
       await expectAccessible(page, 'a new key shown once');
 
       const row = keysTable().getByRole('row', { name: /Zapier/ });
@@ -128,7 +128,9 @@ describe('Settings > Integrations', () => {
         page.locator('#key-name-error').getByRole('alert').textContent(),
       ).resolves.toContain('Enter a name for the key');
       // A name the API refuses (over 100 characters, typed past the field's limit): its words.
-      await name.evaluate((input: HTMLInputElement) => input.removeAttribute('maxlength'));
+      await name.evaluate((input: { removeAttribute(name: string): void }) =>
+        input.removeAttribute('maxlength'),
+      );
       await name.fill('x'.repeat(101));
       await page.getByRole('button', { name: 'Create API key' }).click();
       await waitFor(async () =>
