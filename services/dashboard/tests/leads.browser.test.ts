@@ -270,6 +270,10 @@ describe('the Leads screen', () => {
       await page.getByRole('button', { name: 'Load more' }).click();
       await expect(listedNames(3)).resolves.toEqual(['Mary Major', 'John Roe', 'Jane Doe']);
       await expect(page.getByRole('button', { name: 'Load more' }).count()).resolves.toBe(0);
+      // Keyboard focus went to the first lead of the new page, not lost with the button.
+      await waitFor(
+        async () => (await page.evaluate('document.activeElement?.textContent')) === 'Jane Doe',
+      );
       expect(requested.every((url) => new URL(url).searchParams.get('limit') === '2')).toBe(true);
       expect(requested.some((url) => new URL(url).searchParams.get('cursor'))).toBe(true);
     },

@@ -103,6 +103,10 @@ describe('Settings > Integrations', () => {
       await page.getByRole('button', { name: `Revoke Zapier (${prefix}…)` }).click();
       await dialog.getByRole('button', { name: 'Revoke key' }).click();
       await page.getByText('The API key “Zapier” was revoked.').waitFor();
+      // Focus is not lost with the removed row: it is back on the keys' heading.
+      await waitFor(
+        async () => (await page.evaluate('document.activeElement?.id')) === 'keys-title',
+      );
       await waitFor(
         async () =>
           (await keysTable()

@@ -416,8 +416,16 @@ export function LeadsScreen() {
                 type="button"
                 disabled={state.loadingMore}
                 onClick={() => {
+                  const shown = state.leads.length;
                   setState({ ...state, loadingMore: true, moreError: undefined });
-                  void load(state.next!);
+                  // Keyboard focus moves to the first lead of the new page (the
+                  // button is gone after the last page).
+                  void load(state.next!).then(() => {
+                    const link = document.querySelectorAll<HTMLAnchorElement>(
+                      '.data-table tbody tr td:first-child a',
+                    )[shown];
+                    link?.focus();
+                  });
                 }}
               >
                 {state.loadingMore ? 'Loading…' : 'Load more'}

@@ -323,6 +323,7 @@ export function SettingsIntegrationsScreen() {
   const [created, setCreated] = useState<NewKey>();
   const [revoking, setRevoking] = useState<ApiKey>();
   const [notice, setNotice] = useState<string>();
+  const keysHeading = useRef<HTMLHeadingElement>(null);
 
   async function load(cursor?: string) {
     try {
@@ -351,7 +352,9 @@ export function SettingsIntegrationsScreen() {
   return (
     <Screen title="Integrations">
       <section aria-labelledby="keys-title">
-        <h2 id="keys-title">API keys</h2>
+        <h2 id="keys-title" tabIndex={-1} ref={keysHeading}>
+          API keys
+        </h2>
         <p>
           Every key gives the same access to this account. Give each integration its own, so that
           you can revoke one without touching the others.
@@ -395,6 +398,9 @@ export function SettingsIntegrationsScreen() {
               }
               setNotice(`The API key “${revoking.name}” was revoked.`);
               setRevoking(undefined);
+              // Its row (and Revoke button) is gone: focus goes back to the section,
+              // once the modal dialog has closed (the page is inert until then).
+              setTimeout(() => keysHeading.current?.focus(), 0);
               if (created?.id === revoking.id) setCreated(undefined);
               void load();
             }}
