@@ -1,9 +1,11 @@
 import type { FunctionComponent } from 'preact';
 import { DeliveryLogScreen } from './screens/deliveries';
+import { LeadScreen } from './screens/lead';
 import { LeadsScreen } from './screens/leads';
 import { MarketingSourceScreen } from './screens/marketing-source';
 import { MarketingSourcesScreen } from './screens/marketing-sources';
 import { PlaybookScreen, PlaybooksScreen } from './screens/playbooks';
+import { SettingsIntegrationsScreen } from './screens/settings-integrations';
 
 /** Where the api serves the dashboard; every route below is under it. */
 export const DASHBOARD_BASE = '/dashboard';
@@ -43,6 +45,13 @@ export const SCREENS: readonly ScreenRoute[] = [
     label: 'Delivery log',
     component: DeliveryLogScreen,
     hidden: true,
+  },
+  { path: '/leads/:id', label: 'Lead', hidden: true, component: LeadScreen },
+  {
+    path: '/settings/integrations',
+    label: 'Integrations',
+    group: 'Settings',
+    component: SettingsIntegrationsScreen,
   },
 ];
 

@@ -1,0 +1,413 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Schema } from '../api/client';
+import { apiErrorText } from '../api/errors';
+import { ErrorMessage, Screen } from '../components';
+import '../ui/screens.css';
+import { API_KEY_STORAGE_KEY, useSession } from '../session';
+import { fieldProblems } from '../ui/api-errors';
+import { formatDateTime } from '../ui/format';
+
+type ApiKey = Schema<'ApiKey'>;
+type NewKey = Schema<'ApiKeyWithSecret'>;
+
+/** The key this tab is signed in with (src/session.tsx keeps it in sessionStorage). */
+function signedInKey(): string {
+  try {
+    return sessionStorage.getItem(API_KEY_STORAGE_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** The new key, once: it lives in this component's state only, so a reload forgets it. */
+function ShownOnce({ created, onDone }: { created: NewKey; onDone(): void }) {
+  const [copied, setCopied] = useState<string>();
+  const field = useRef<HTMLInputElement>(null);
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => panel.current?.focus(), []);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(created.api_key);
+      setCopied('Copied to the clipboard.');
+    } catch {
+      // No clipboard permission: select it for Ctrl+C instead.
+      field.current?.select();
+      setCopied('The key is selected: press Ctrl+C (⌘C) to copy it.');
+    }
+  }
+
+  return (
+    <section class="key-panel" aria-labelledby="new-key-title" tabIndex={-1} ref={panel}>
+      <h3 id="new-key-title">Your new API key “{created.name}”</h3>
+      <p>
+        <strong>It is shown only now.</strong> Copy it and keep it where your integration stores
+        secrets: leadhook keeps only its first characters (<code>{created.prefix}</code>), so it
+        cannot be shown again after you leave or reload this page.
+      </p>
+      <label for="new-key">API key</label>
+      <div class="inline">
+        <input
+          id="new-key"
+          ref={field}
+          readOnly
+          value={created.api_key}
+          spellcheck={false}
+          autocomplete="off"
+          onFocus={(e) => e.currentTarget.select()}
+        />
+        <button type="button" onClick={copy}>
+          Copy
+        </button>
+      </div>
+      <p aria-live="polite" class="help">
+        {copied ?? ''}
+      </p>
+      <button type="button" class="button-secondary" onClick={onDone}>
+        Done
+      </button>
+    </section>
+  );
+}
+
+function CreateKeyForm({ onCreated }: { onCreated(key: NewKey): void }) {
+  const { api } = useSession();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const field = useRef<HTMLInputElement>(null);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    if (!name.trim()) {
+      setError('Enter a name for the key, such as the integration it is for (Zapier).');
+      field.current?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      const {
+        data,
+        error: failure,
+        response,
+      } = await api.POST('/account/api_keys', {
+        body: { name },
+      });
+      if (data) {
+        setName('');
+        onCreated(data);
+      } else {
+        setError(fieldProblems(failure).name ?? apiErrorText(failure, response));
+        field.current?.focus();
+      }
+    } catch (cause) {
+      setError(apiErrorText(cause));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form class="create-key" onSubmit={submit} noValidate aria-label="Create API key">
+      <label for="key-name">Name</label>
+      <div class="inline">
+        <input
+          id="key-name"
+          ref={field}
+          value={name}
+          maxLength={100}
+          autocomplete="off"
+          onInput={(e) => setName(e.currentTarget.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'key-name-error key-name-help' : 'key-name-help'}
+        />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Creating…' : 'Create API key'}
+        </button>
+      </div>
+      <p id="key-name-help" class="help">
+        What the key is for, such as Zapier or your CRM: one key per integration lets you revoke one
+        without touching the others.
+      </p>
+      {error ? (
+        <div id="key-name-error">
+          <ErrorMessage>{error}</ErrorMessage>
+        </div>
+      ) : null}
+    </form>
+  );
+}
+
+/** The confirmation before DELETE /account/api_keys/{id}: a modal <dialog>, Escape cancels. */
+function RevokeDialog({
+  apiKey,
+  own,
+  onCancel,
+  onRevoked,
+}: {
+  apiKey: ApiKey;
+  own: boolean;
+  onCancel(): void;
+  onRevoked(): void;
+}) {
+  const { api } = useSession();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    // The safe choice first: Enter does not revoke by accident.
+    cancel.current?.focus();
+    return () => element?.close();
+  }, []);
+
+  async function revoke() {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const { error: failure, response } = await api.DELETE('/account/api_keys/{id}', {
+        params: { path: { id: apiKey.id } },
+      });
+      if (response.ok || response.status === 404) onRevoked();
+      else setError(apiErrorText(failure, response));
+    } catch (cause) {
+      setError(apiErrorText(cause));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <dialog
+      ref={dialog}
+      class="confirm-dialog"
+      aria-labelledby="revoke-title"
+      aria-describedby="revoke-what"
+      onCancel={(event) => {
+        event.preventDefault();
+        onCancel();
+      }}
+    >
+      <h2 id="revoke-title">Revoke the API key “{apiKey.name}”?</h2>
+      <p id="revoke-what">
+        The key starting <code>{apiKey.prefix}</code> stops working at once: everything using it
+        gets “unauthorized” (401) from its next request on. This cannot be undone.
+      </p>
+      {own ? (
+        <p class="warning" role="note">
+          <strong>This is the key this dashboard is signed in with.</strong> Revoking it signs you
+          out; you will need another key of this account to sign in again.
+        </p>
+      ) : null}
+      {error ? <ErrorMessage>{error}</ErrorMessage> : null}
+      <div class="actions">
+        <button type="button" class="button-danger" onClick={revoke} disabled={busy}>
+          {busy ? 'Revoking…' : own ? 'Revoke and sign out' : 'Revoke key'}
+        </button>
+        <button type="button" class="button-secondary" onClick={onCancel} ref={cancel}>
+          Cancel
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+function KeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke(key: ApiKey): void }) {
+  const current = signedInKey();
+  return (
+    <table class="data-table">
+      <caption class="visually-hidden">The account's API keys, newest first</caption>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Starts with</th>
+          <th scope="col">Created</th>
+          <th scope="col">Last used</th>
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {keys.map((key) => (
+          <tr key={key.id} data-key-id={key.id}>
+            <td>
+              {key.name}
+              {current.startsWith(key.prefix) ? (
+                <span class="tag">this dashboard's key</span>
+              ) : null}
+            </td>
+            <td>
+              <code>{key.prefix}…</code>
+            </td>
+            <td>{formatDateTime(key.created_at)}</td>
+            <td>{key.last_used_at ? formatDateTime(key.last_used_at) : 'Never'}</td>
+            <td>
+              <button
+                type="button"
+                class="button-secondary"
+                aria-label={`Revoke ${key.name} (${key.prefix}…)`}
+                onClick={() => onRevoke(key)}
+              >
+                Revoke
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** How Zapier, n8n and Make connect to this leadhook (docs/dashboard.md, "Settings > Integrations"). */
+function ConnectSteps() {
+  const base = `${window.location.origin}/api/v1`;
+  return (
+    <section aria-labelledby="connect-title">
+      <h2 id="connect-title">Connect Zapier, n8n or Make</h2>
+      <ol class="steps">
+        <li>
+          Create an API key above named after the platform (“Zapier”, “n8n”, “Make”) and copy it.
+        </li>
+        <li>
+          In the platform, add an HTTP connection (Zapier: <em>Webhooks by Zapier</em> or a private
+          app; n8n: the <em>HTTP Request</em> node; Make: the <em>HTTP</em> module) with the base
+          URL <code data-testid="api-base-url">{base}</code> and the header{' '}
+          <code>Authorization: Bearer &lt;your key&gt;</code>. Check it with{' '}
+          <code>GET {base}/account</code>: it answers your account's name.
+        </li>
+        <li>
+          <strong>Trigger on activities</strong> (a lead replied, qualified, opted out…): the
+          platform subscribes its webhook URL with <code>POST {base}/hooks</code> and a body{' '}
+          <code>{'{"target_url": "…", "events": ["*"], "outcomes": ["*"]}'}</code> (or the labels it
+          wants), and unsubscribes with <code>DELETE {base}/hooks/&lt;id&gt;</code> when the zap or
+          scenario is turned off. Sample bodies for its field mapping:{' '}
+          <code>GET {base}/hooks/samples?label=qualified</code>.
+        </li>
+        <li>
+          <strong>Actions</strong>: create a lead in a source with{' '}
+          <code>POST {base}/marketing_sources/&lt;source id&gt;/leads</code> (send an{' '}
+          <code>Idempotency-Key</code> header so a retried step is not a second lead), and report
+          what happened to a lead with <code>POST {base}/leads/&lt;lead id&gt;/activities</code>.
+        </li>
+        <li>
+          Turning a zap or scenario off unsubscribes its hook. To cut a platform off entirely,
+          revoke its key here and delete the subscriptions it left (
+          <code>GET {base}/subscriptions</code> lists them).
+        </li>
+      </ol>
+      <p class="help">
+        Every operation, with its fields and answers, is in the{' '}
+        <a href="/api/v1/docs">API reference</a>.
+      </p>
+    </section>
+  );
+}
+
+type KeysState =
+  | { kind: 'loading' }
+  | { kind: 'failed'; message: string }
+  | { kind: 'loaded'; keys: ApiKey[]; next: string | null };
+
+/**
+ * Settings > Integrations: the account's named API keys (create, shown once; revoke,
+ * confirmed) and how to connect an automation platform (docs/dashboard.md).
+ */
+export function SettingsIntegrationsScreen() {
+  const { api, signOut } = useSession();
+  const [state, setState] = useState<KeysState>({ kind: 'loading' });
+  const [created, setCreated] = useState<NewKey>();
+  const [revoking, setRevoking] = useState<ApiKey>();
+  const [notice, setNotice] = useState<string>();
+  const keysHeading = useRef<HTMLHeadingElement>(null);
+
+  async function load(cursor?: string) {
+    try {
+      const { data, error, response } = await api.GET('/account/api_keys', {
+        params: { query: { limit: 100, ...(cursor ? { cursor } : {}) } },
+      });
+      if (!data) {
+        setState({ kind: 'failed', message: apiErrorText(error, response) });
+        return;
+      }
+      setState((previous) => ({
+        kind: 'loaded',
+        keys: cursor && previous.kind === 'loaded' ? [...previous.keys, ...data.data] : data.data,
+        next: data.next_cursor,
+      }));
+    } catch (cause) {
+      setState({ kind: 'failed', message: apiErrorText(cause) });
+    }
+  }
+
+  useEffect(() => {
+    void load();
+  }, [api]);
+
+  const own = revoking ? signedInKey().startsWith(revoking.prefix) : false;
+  return (
+    <Screen title="Integrations">
+      <section aria-labelledby="keys-title">
+        <h2 id="keys-title" tabIndex={-1} ref={keysHeading}>
+          API keys
+        </h2>
+        <p>
+          Every key gives the same access to this account. Give each integration its own, so that
+          you can revoke one without touching the others.
+        </p>
+        <CreateKeyForm
+          onCreated={(key) => {
+            setNotice(undefined);
+            setCreated(key);
+            void load();
+          }}
+        />
+        {created ? <ShownOnce created={created} onDone={() => setCreated(undefined)} /> : null}
+        <p aria-live="polite" class="help">
+          {notice ?? ''}
+        </p>
+        {state.kind === 'loading' ? (
+          <p>Loading the API keys…</p>
+        ) : state.kind === 'failed' ? (
+          <ErrorMessage>{state.message}</ErrorMessage>
+        ) : (
+          <>
+            <KeysTable keys={state.keys} onRevoke={setRevoking} />
+            {state.next ? (
+              <p>
+                <button type="button" onClick={() => void load(state.next!)}>
+                  Load more
+                </button>
+              </p>
+            ) : null}
+          </>
+        )}
+        {revoking ? (
+          <RevokeDialog
+            apiKey={revoking}
+            own={own}
+            onCancel={() => setRevoking(undefined)}
+            onRevoked={() => {
+              if (own) {
+                signOut();
+                return;
+              }
+              setNotice(`The API key “${revoking.name}” was revoked.`);
+              setRevoking(undefined);
+              // Its row (and Revoke button) is gone: focus goes back to the section,
+              // once the modal dialog has closed (the page is inert until then).
+              setTimeout(() => keysHeading.current?.focus(), 0);
+              if (created?.id === revoking.id) setCreated(undefined);
+              void load();
+            }}
+          />
+        ) : null}
+      </section>
+      <ConnectSteps />
+    </Screen>
+  );
+}
