@@ -136,9 +136,13 @@ describe('the Zapier app', () => {
     const account = await appTester(App.authentication.test, { authData });
     expect(account.name).toBe('Zapier Co');
     expect(App.authentication.connectionLabel).toBe('{{name}}');
+    // Zapier's own error for a connection to reconnect, with the API's words.
     await expect(
       appTester(App.authentication.test, { authData: { ...authData, api_key: 'lh_wrong' } }),
-    ).rejects.toThrow(/AuthenticationError/);
+    ).rejects.toMatchObject({
+      name: 'ExpiredAuthError',
+      message: expect.stringContaining('did not accept the API key'),
+    });
   });
 
   it("offers the source's own fields for Create Lead, and the catalog for the trigger", async () => {

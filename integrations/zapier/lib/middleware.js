@@ -13,7 +13,7 @@ const problemsOf = (list) =>
   (list || []).map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join('; ');
 
 /**
- * A 401 is Zapier's authentication error (the user is asked to reconnect); any
+ * A 401 is Zapier's expired-authentication error (the user is asked to reconnect); any
  * other error answer is shown in the API's own words. The management API answers
  * `{"error": {"code", "message", "details": [...]}}`; creating a lead answers as
  * intake does, `{"status": "rejected", "errors": [{field, code, message}]}`.
@@ -23,10 +23,10 @@ const problemsOf = (list) =>
  */
 const explainErrors = (response, z) => {
   if (response.status === 401) {
-    throw new z.errors.Error(
+    // Custom auth has nothing to refresh: the connection is marked expired and
+    // Zapier asks the user to reconnect it.
+    throw new z.errors.ExpiredAuthError(
       'leadhook did not accept the API key: check it, or create a new one in Settings > Integrations.',
-      'AuthenticationError',
-      response.status,
     );
   }
   // A request that reads its own status (skipThrowForStatus) gets the answer as it is.
