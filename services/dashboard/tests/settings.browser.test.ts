@@ -171,6 +171,8 @@ describe('Settings > Integrations', () => {
       await expect(steps.getByTestId('api-base-url').textContent()).resolves.toBe(
         `${api.baseUrl}/api/v1`,
       );
+      // The Zapier app connects with the address itself (it adds /api/v1).
+      await expect(steps.getByTestId('base-url').textContent()).resolves.toBe(api.baseUrl);
       const text = (await steps.textContent()) ?? '';
       for (const part of [
         '/hooks',
@@ -178,6 +180,8 @@ describe('Settings > Integrations', () => {
         '/marketing_sources/',
         'n8n',
         'Make',
+        'integrations/zapier',
+        'do not unsubscribe',
       ]) {
         expect(text).toContain(part);
       }

@@ -265,7 +265,8 @@ function KeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke(key: ApiKey): 
 
 /** How Zapier, n8n and Make connect to this leadhook (docs/dashboard.md, "Settings > Integrations"). */
 function ConnectSteps() {
-  const base = `${window.location.origin}/api/v1`;
+  const origin = window.location.origin;
+  const base = `${origin}/api/v1`;
   return (
     <section aria-labelledby="connect-title">
       <h2 id="connect-title">Connect Zapier, n8n or Make</h2>
@@ -274,30 +275,37 @@ function ConnectSteps() {
           Create an API key above named after the platform (“Zapier”, “n8n”, “Make”) and copy it.
         </li>
         <li>
-          In the platform, add an HTTP connection (Zapier: <em>Webhooks by Zapier</em> or a private
-          app; n8n: the <em>HTTP Request</em> node; Make: the <em>HTTP</em> module) with the base
-          URL <code data-testid="api-base-url">{base}</code> and the header{' '}
+          <strong>Zapier</strong>: leadhook ships a ready Zapier app (
+          <code>integrations/zapier</code> in its repository): push it to your Zapier account as a
+          private integration, then connect it with this leadhook's address{' '}
+          <code data-testid="base-url">{origin}</code> and the key. It offers <em>New Activity</em>{' '}
+          (instant), <em>Create Lead</em>, <em>Report Activity</em> and <em>Find Lead</em>; turning
+          a Zap off unsubscribes its hook.
+        </li>
+        <li>
+          <strong>n8n or Make</strong>: use their HTTP module with the base URL{' '}
+          <code data-testid="api-base-url">{base}</code> and the header{' '}
           <code>Authorization: Bearer &lt;your key&gt;</code>. Check it with{' '}
           <code>GET {base}/account</code>: it answers your account's name.
         </li>
         <li>
-          <strong>Trigger on activities</strong> (a lead replied, qualified, opted out…): the
-          platform subscribes its webhook URL with <code>POST {base}/hooks</code> and a body{' '}
-          <code>{'{"target_url": "…", "events": ["*"], "outcomes": ["*"]}'}</code> (or the labels it
-          wants), and unsubscribes with <code>DELETE {base}/hooks/&lt;id&gt;</code> when the zap or
-          scenario is turned off. Sample bodies for its field mapping:{' '}
-          <code>GET {base}/hooks/samples?label=qualified</code>.
+          <strong>Trigger on activities</strong> (a lead replied, qualified, opted out…): subscribe
+          the platform's webhook URL once with <code>POST {base}/hooks</code> and a body{' '}
+          <code>{'{"target_url": "…", "events": ["*"], "outcomes": ["*"]}'}</code> (or the labels
+          you want); keep the answer's <code>id</code> and signing <code>secret</code>. Sample
+          bodies for field mapping: <code>GET {base}/hooks/samples?label=qualified</code>.
         </li>
         <li>
           <strong>Actions</strong>: create a lead in a source with{' '}
           <code>POST {base}/marketing_sources/&lt;source id&gt;/leads</code> (send an{' '}
-          <code>Idempotency-Key</code> header so a retried step is not a second lead), and report
-          what happened to a lead with <code>POST {base}/leads/&lt;lead id&gt;/activities</code>.
+          <code>Idempotency-Key</code> header so a retried step is not a second lead), report what
+          happened to a lead with <code>POST {base}/leads/&lt;lead id&gt;/activities</code>, find
+          one with <code>GET {base}/leads?phone=…</code>.
         </li>
         <li>
-          Turning a zap or scenario off unsubscribes its hook. To cut a platform off entirely,
-          revoke its key here and delete the subscriptions it left (
-          <code>GET {base}/subscriptions</code> lists them).
+          n8n and Make do not unsubscribe when a workflow or scenario is turned off: delete its hook
+          with <code>DELETE {base}/hooks/&lt;id&gt;</code> (<code>GET {base}/hooks</code> lists
+          them). To cut a platform off entirely, revoke its key here.
         </li>
       </ol>
       <p class="help">
