@@ -305,7 +305,7 @@ describe("a lead's page", () => {
 
       const fields = page.getByRole('definition');
       await waitFor(async () => (await fields.count()) > 0);
-      const facts = await page.locator('dl.facts').allTextContents();
+      const facts = await page.locator('dl.lead-facts').allTextContents();
       const all = facts.join('\n');
       expect(all).toContain(fixture.jane.e164);
       expect(all).toContain('jane.doe@example.com');

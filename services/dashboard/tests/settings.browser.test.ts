@@ -155,7 +155,9 @@ describe('Settings > Integrations', () => {
         'This is the key this dashboard is signed in with.',
       );
       await dialog.getByRole('button', { name: 'Revoke and sign out' }).click();
-      await page.getByLabel('API key').waitFor();
+      // The sign-in screen (until it replaces Settings, "API key" names several regions there).
+      await page.getByRole('heading', { name: 'Sign in to leadhook', level: 1 }).waitFor();
+      await page.getByRole('textbox', { name: 'API key' }).waitFor();
       await expect(page.evaluate('sessionStorage.getItem("leadhook.apiKey")')).resolves.toBeNull();
       await expect(accountStatus(api_key)).resolves.toBe(401);
     },

@@ -38,7 +38,7 @@ const PLAY_STATUS: Record<string, string> = {
 
 function Facts({ label, rows }: { label: string; rows: [string, ComponentChildren][] }) {
   return (
-    <dl class="facts" aria-label={label}>
+    <dl class="lead-facts" aria-label={label}>
       {rows.map(([name, value]) => (
         <div key={name}>
           <dt>{name}</dt>

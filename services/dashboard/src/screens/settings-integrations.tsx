@@ -270,7 +270,7 @@ function ConnectSteps() {
   return (
     <section aria-labelledby="connect-title">
       <h2 id="connect-title">Connect Zapier, n8n or Make</h2>
-      <ol class="steps">
+      <ol class="connect-steps">
         <li>
           Create an API key above named after the platform (“Zapier”, “n8n”, “Make”) and copy it.
         </li>
