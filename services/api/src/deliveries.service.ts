@@ -131,28 +131,43 @@ export function presentDelivery(row: DeliveryRow, heads: ChainHeads): Delivery {
   };
 }
 
-/** A page of a subscription's deliveries, newest first, optionally of one status. */
+/**
+ * Which deliveries a list shows: one status, and a period of `created_at`
+ * (`from` the first instant included, `until` the first no longer included).
+ */
+export interface DeliveryFilter {
+  status?: DeliveryStatus | undefined;
+  from?: Date | undefined;
+  until?: Date | undefined;
+}
+
+/** A page of a subscription's deliveries, newest first, optionally of one status and period. */
 export async function listDeliveries(
   prisma: PrismaClient,
   accountId: string,
   subscriptionId: string,
   page: PageRequest,
-  filter: { status?: DeliveryStatus | undefined },
+  filter: DeliveryFilter,
 ): Promise<{ kind: 'ok'; page: Page<Delivery> } | { kind: 'not_found' }> {
   if (!(await findSubscription(prisma, accountId, subscriptionId))) return { kind: 'not_found' };
   let rows: DeliveryRow[];
   if (filter.status === 'pending' || filter.status === 'queued') {
-    const ids = await pendingPageIds(prisma, subscriptionId, filter.status, page);
+    const ids = await pendingPageIds(prisma, subscriptionId, filter.status, page, filter);
     rows = await prisma.delivery.findMany({
       where: { id: { in: ids } },
       include: DELIVERY_INCLUDE,
       orderBy: { id: 'desc' },
     });
   } else {
+    const created =
+      filter.from === undefined && filter.until === undefined
+        ? {}
+        : { createdAt: { gte: filter.from, lt: filter.until } };
     rows = await prisma.delivery.findMany({
       ...keyset(page, {
         subscriptionId,
         ...(filter.status !== undefined ? { status: filter.status } : {}),
+        ...created,
       }),
       include: DELIVERY_INCLUDE,
     });
