@@ -64,14 +64,17 @@ export async function pendingPageIds(
   subscriptionId: string,
   status: 'pending' | 'queued',
   page: PageRequest,
-  period: CreatedPeriod = {},
+  period: CreatedPeriod & { idFloor?: string | undefined } = {},
 ): Promise<string[]> {
   const after = page.cursor === undefined ? Prisma.empty : Prisma.sql`AND d.id < ${page.cursor}`;
   // Bounds sent as ISO strings cast to timestamptz, as the leads' (leadIdsSql).
+  // idFloor (deliveryIdFloor) bounds the walk by id below the period's start.
   const from =
     period.from === undefined
       ? Prisma.empty
-      : Prisma.sql`AND d.created_at >= ${period.from.toISOString()}::timestamptz`;
+      : Prisma.sql`AND d.created_at >= ${period.from.toISOString()}::timestamptz ${
+          period.idFloor === undefined ? Prisma.empty : Prisma.sql`AND d.id >= ${period.idFloor}`
+        }`;
   const until =
     period.until === undefined
       ? Prisma.empty
