@@ -1,4 +1,4 @@
-import { isId, newId } from './ids.js';
+import { idFloor, isId, newId } from './ids.js';
 
 describe('newId', () => {
   it('is prefixed, 26 lower-case Crockford characters, unique and in creation order', () => {
@@ -27,5 +27,19 @@ describe('newId', () => {
     expect(counts.size).toBe(32);
     const mean = (made * 16) / 32;
     for (const n of counts.values()) expect(Math.abs(n - mean)).toBeLessThan(mean * 0.3);
+  });
+});
+
+describe('idFloor', () => {
+  it('sorts at or before every id made from its instant on, and after those made before', async () => {
+    const before = newId('delivery');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const at = new Date();
+    const floor = idFloor('delivery', at);
+    expect(isId('delivery', floor)).toBe(true);
+    const after = newId('delivery');
+    expect(before < floor).toBe(true);
+    expect(floor <= after).toBe(true);
+    expect(idFloor('delivery', new Date('1969-12-31T00:00:00Z'))).toBe(`dlv_${'0'.repeat(26)}`);
   });
 });

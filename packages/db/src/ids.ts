@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { monotonicFactory } from 'ulid';
+import { encodeTime, monotonicFactory } from 'ulid';
 
 /** Every entity's id prefix (docs/api.md, "Conventions"). */
 export const ID_PREFIXES = {
@@ -47,6 +47,15 @@ const nextUlid = monotonicFactory(pooledRandom);
  */
 export function newId(kind: IdKind): string {
   return `${ID_PREFIXES[kind]}_${nextUlid().toLowerCase()}`;
+}
+
+/**
+ * The least id of `kind` made at or after `at`: its time part, then the least
+ * random part. Every id newId (or leadhook_new_id) makes from `at` on sorts at or
+ * after it, so `id >= idFloor(kind, at)` bounds a keyset walk by time.
+ */
+export function idFloor(kind: IdKind, at: Date): string {
+  return `${ID_PREFIXES[kind]}_${encodeTime(Math.max(0, at.getTime()), 10).toLowerCase()}${'0'.repeat(16)}`;
 }
 
 /** True when `id` has the shape of an id of `kind` (cheap guard before a lookup). */

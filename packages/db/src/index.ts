@@ -35,7 +35,7 @@ export {
   tryFunctionsMigration,
 } from './functions.js';
 export type { IdKind } from './ids.js';
-export { ID_PREFIXES, isId, newId } from './ids.js';
+export { ID_PREFIXES, idFloor, isId, newId } from './ids.js';
 export type { MicroBatcherOptions } from './micro-batcher.js';
 export { isTransactionRollback, MicroBatcher } from './micro-batcher.js';
 export type { CommentEdit, MigrateOptions, MigrationFile } from './migrator.js';

@@ -261,6 +261,178 @@ describe('GET /subscriptions/{id}/deliveries', () => {
   });
 });
 
+describe('GET /subscriptions/{id}/deliveries?from=&to=', () => {
+  /** The ids the log lists for `query`, after a 200 checked against the document. */
+  async function ids(s: Awaited<ReturnType<typeof setup>>, query: string): Promise<string[]> {
+    const res = await s.api.get(`/api/v1/subscriptions/${s.subscriptionId}/deliveries?${query}`);
+    expect([query, res.status]).toEqual([query, 200]);
+    expect(isDeliveryList(res.body).ok).toBe(true);
+    return res.body.data.map((d: { id: string }) => d.id);
+  }
+  const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
+  // Ids are in creation order of the rows, not of created_at: sort as the list does.
+  const listed = (...deliveries: string[]) => [...deliveries].sort().reverse();
+
+  it('filters by the time created: days inclusive in UTC, or instants', async () => {
+    const s = await setup();
+    const created = async (iso: string) =>
+      (await aDelivery(h.prisma, s.target, { status: 'succeeded', createdAt: at(iso) })).deliveryId;
+    const before = await created('2026-02-28T23:59:59.999Z');
+    const first = await created('2026-03-01T00:00:00.000Z');
+    const middle = await created('2026-03-04T12:00:00.000Z');
+    const last = await created('2026-03-07T23:59:59.999Z');
+    const after = await created('2026-03-08T00:00:00.000Z');
+
+    expect(await ids(s, 'from=2026-03-01&to=2026-03-07')).toEqual(listed(first, middle, last));
+    expect(await ids(s, 'from=2026-03-01')).toEqual(listed(first, middle, last, after));
+    expect(await ids(s, 'to=2026-03-07')).toEqual(listed(before, first, middle, last));
+    // Instants are inclusive at both ends; 14:00+02:00 is 12:00Z.
+    expect(
+      await ids(s, q({ from: '2026-03-04T14:00:00+02:00', to: '2026-03-07T23:59:59.999Z' })),
+    ).toEqual(listed(middle, last));
+    expect(await ids(s, q({ from: '2026-03-04T12:00:00.001Z', to: '2026-03-08' }))).toEqual(
+      listed(last, after),
+    );
+    expect(await ids(s, 'from=2026-03-09')).toEqual([]);
+    // A period with no end given is every delivery since: years of them.
+    expect(await ids(s, 'from=2020-01-01')).toHaveLength(5);
+  });
+
+  it('combines the period with the status, pending and queued included', async () => {
+    const s = await setup();
+    const inPeriod = at('2026-03-04T12:00:00Z');
+    const earlier = at('2026-02-20T12:00:00Z');
+    const later = at('2026-03-20T12:00:00Z');
+    const due = at('2026-03-21T00:00:00Z');
+    const failedIn = await aDelivery(h.prisma, s.target, { status: 'failed', createdAt: inPeriod });
+    await aDelivery(h.prisma, s.target, { status: 'failed', createdAt: earlier });
+    await aDelivery(h.prisma, s.target, { status: 'succeeded', createdAt: inPeriod });
+    // A chain whose head was created before the period, two queued behind it: one
+    // in the period, one after it.
+    const chain = { ...s.target, leadId: await createLeadOf(h.prisma, s.accountId, s.playbookId) };
+    const headBefore = await aDelivery(h.prisma, chain, {
+      status: 'pending',
+      nextAttemptAt: due,
+      createdAt: earlier,
+    });
+    const queuedIn = await aDelivery(h.prisma, chain, {
+      status: 'pending',
+      nextAttemptAt: due,
+      createdAt: inPeriod,
+    });
+    const queuedAfter = await aDelivery(h.prisma, chain, {
+      status: 'pending',
+      nextAttemptAt: due,
+      createdAt: later,
+    });
+    // Another lead's head, created in the period.
+    const other = { ...s.target, leadId: await createLeadOf(h.prisma, s.accountId, s.playbookId) };
+    const headIn = await aDelivery(h.prisma, other, {
+      status: 'pending',
+      nextAttemptAt: due,
+      createdAt: inPeriod,
+    });
+    const period = 'from=2026-03-01&to=2026-03-07';
+
+    expect(await ids(s, `status=failed&${period}`)).toEqual([failedIn.deliveryId]);
+    expect(await ids(s, 'status=failed')).toHaveLength(2);
+    // The head of a chain is found among all its pending deliveries, whatever the
+    // period: one created in the period behind a head created before it is queued.
+    expect(await ids(s, `status=pending&${period}`)).toEqual([headIn.deliveryId]);
+    expect(await ids(s, `status=queued&${period}`)).toEqual([queuedIn.deliveryId]);
+    expect(await ids(s, 'status=pending&to=2026-02-28')).toEqual([headBefore.deliveryId]);
+    expect(await ids(s, 'status=queued&from=2026-03-01')).toEqual(
+      listed(queuedIn.deliveryId, queuedAfter.deliveryId),
+    );
+    expect(await ids(s, 'status=succeeded&from=2026-03-08')).toEqual([]);
+    const read = await s.api.get(`/api/v1/deliveries/${queuedIn.deliveryId}`);
+    expect(read.body).toMatchObject({ status: 'queued', waiting_for: headBefore.deliveryId });
+  });
+
+  it('pages a period with limit and cursor, filtered or not by status', async () => {
+    const s = await setup();
+    const inPeriod = at('2026-03-04T12:00:00Z');
+    const shown: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { deliveryId } = await aDelivery(h.prisma, s.target, {
+        status: 'failed',
+        createdAt: inPeriod,
+      });
+      shown.push(deliveryId);
+      // Out of the period, between them: never on a page, never cutting one short.
+      await aDelivery(h.prisma, s.target, { status: 'failed', createdAt: at('2026-04-01') });
+    }
+    const page = async (query: string) => {
+      const res = await s.api.get(`/api/v1/subscriptions/${s.subscriptionId}/deliveries?${query}`);
+      expect(res.status).toBe(200);
+      return {
+        ids: res.body.data.map((d: { id: string }) => d.id),
+        next: res.body.next_cursor as string | null,
+      };
+    };
+
+    for (const filter of ['', '&status=failed']) {
+      const period = `from=2026-03-01&to=2026-03-31${filter}`;
+      const first = await page(`${period}&limit=2`);
+      expect([filter, first.ids]).toEqual([filter, [shown[2], shown[1]]]);
+      expect(first.next).toBe(shown[1]);
+      const second = await page(`${period}&limit=2&cursor=${first.next}`);
+      expect([filter, second.ids, second.next]).toEqual([filter, [shown[0]], null]);
+    }
+
+    // Queued ones in the period: one chain, its head created before the period.
+    const chain = { ...s.target, leadId: await createLeadOf(h.prisma, s.accountId, s.playbookId) };
+    await aDelivery(h.prisma, chain, { status: 'pending', createdAt: at('2026-02-01') });
+    const queued: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      queued.push(
+        (await aDelivery(h.prisma, chain, { status: 'pending', createdAt: inPeriod })).deliveryId,
+      );
+      await aDelivery(h.prisma, chain, { status: 'pending', createdAt: at('2026-04-01') });
+    }
+    const first = await page('status=queued&from=2026-03-01&to=2026-03-31&limit=1');
+    expect(first).toEqual({ ids: [queued[1]], next: queued[1] });
+    const second = await page(
+      `status=queued&from=2026-03-01&to=2026-03-31&limit=1&cursor=${first.next}`,
+    );
+    expect(second).toEqual({ ids: [queued[0]], next: null });
+  });
+
+  it('refuses bounds that are no date, or a from after the to, with 422', async () => {
+    const s = await setup();
+    const refused = async (query: string, expected: [string, string][]) => {
+      const res = await s.api.get(`/api/v1/subscriptions/${s.subscriptionId}/deliveries?${query}`);
+      expect([query, res.status]).toEqual([query, 422]);
+      expect(res.body.error.code).toBe('validation_failed');
+      expect(
+        res.body.error.details.map((d: { field: string; code: string }) => [d.field, d.code]),
+      ).toEqual(expected);
+    };
+    await refused('from=2026-03-08&to=2026-03-07', [['from', 'invalid']]);
+    await refused(q({ from: '2026-03-07T12:00:00.001Z', to: '2026-03-07T12:00:00Z' }), [
+      ['from', 'invalid'],
+    ]);
+    await refused('from=2026-02-30', [['from', 'invalid']]);
+    await refused('to=2026-13-01', [['to', 'invalid']]);
+    await refused('from=yesterday', [['from', 'invalid']]);
+    await refused('from=2026-02-30&to=2026-02-31', [
+      ['from', 'invalid'],
+      ['to', 'invalid'],
+    ]);
+    // A bound equal to the other is a period of one instant, or one day.
+    expect(await ids(s, q({ from: '2026-03-07T12:00:00Z', to: '2026-03-07T12:00:00Z' }))).toEqual(
+      [],
+    );
+    expect(await ids(s, 'from=2026-03-07&to=2026-03-07')).toEqual([]);
+    // Another account's subscription: the period does not make it found.
+    const other = await setup();
+    const res = await s.api.get(
+      `/api/v1/subscriptions/${other.subscriptionId}/deliveries?from=2026-03-01`,
+    );
+    expect(res.status).toBe(404);
+  });
+});
+
 describe('POST /deliveries/{id}/redeliver', () => {
   it('resets a failed delivery: pending, the schedule again, due now, the same activity id, enqueued', async () => {
     const s = await setup();

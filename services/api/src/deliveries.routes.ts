@@ -7,9 +7,10 @@ import {
   recoverDeliveries,
   redeliver,
 } from './deliveries.service.js';
-import { found } from './errors.js';
+import { found, validationFailed } from './errors.js';
 import { pageRequestOf } from './pagination.js';
 import { defineRoute } from './route.js';
+import { resolvePeriod } from './stats.range.js';
 
 /** The delivery log, redeliver and recover (docs/api.md, "Deliveries"). Mounted behind requireApiKey. */
 export const deliveriesRoutes = [
@@ -18,11 +19,17 @@ export const deliveriesRoutes = [
     path: '/subscriptions/{id}/deliveries',
     operationId: 'listDeliveries',
     summary: "The subscription's delivery log, newest first, each delivery with its attempts",
+    description:
+      'Filters combine (a delivery matches every one given) and page like the unfiltered list. `from`/`to` bound the time the delivery was created (`created_at`, the time `recover` compares with `since`) with the bounds of `GET /leads`: a day from 00:00 UTC, a `to` day inclusive, or an ISO 8601 instant.',
     tag: 'Deliveries',
     query: deliveryListQuerySchema,
+    invalid:
+      'validation_failed: status is not a delivery status, from or to is not a real date or date-time, or from is after to (field from).',
     success: { status: 200, schema: 'DeliveryList', description: 'A page of deliveries.' },
     handler: async ({ res, params, query }, deps: DeliveryActionDeps) => {
-      const filter = { status: query.status };
+      const period = resolvePeriod(query);
+      if (!period.ok) throw validationFailed(period.details);
+      const filter = { status: query.status, from: period.from, until: period.until };
       const list = await listDeliveries(
         deps.prisma,
         accountIdOf(res),

@@ -5,7 +5,7 @@ import {
   type DeliveryAttempt,
   type DeliveryStatus,
 } from '@leadhook/contracts';
-import type { PrismaClient } from '@leadhook/db';
+import { idFloor, type PrismaClient } from '@leadhook/db';
 import type { Logger } from '@leadhook/observability';
 import type { QueueSet } from '@leadhook/queue';
 import {
@@ -131,28 +131,68 @@ export function presentDelivery(row: DeliveryRow, heads: ChainHeads): Delivery {
   };
 }
 
-/** A page of a subscription's deliveries, newest first, optionally of one status. */
+/**
+ * Which deliveries a list shows: one status, and a period of `created_at`
+ * (`from` the first instant included, `until` the first no longer included).
+ */
+export interface DeliveryFilter {
+  status?: DeliveryStatus | undefined;
+  from?: Date | undefined;
+  until?: Date | undefined;
+}
+
+/**
+ * How long before its created_at a delivery's id may have been made. Fan-out
+ * makes the id (leadhook_new_id: clock_timestamp()) inside the transaction whose
+ * start is created_at (now()), so never before it; the margin covers a clock
+ * stepped back and ids made by an application clock (the test factories).
+ */
+const ID_CLOCK_MARGIN_MS = 86_400_000;
+
+/**
+ * The least id a delivery created from `from` on can have: the walk newest first
+ * by id stops there instead of reading the subscription's older history (the
+ * last page of a period, an empty one). created_at stays the condition; this
+ * only bounds the index range.
+ */
+export function deliveryIdFloor(from: Date): string {
+  return idFloor('delivery', new Date(from.getTime() - ID_CLOCK_MARGIN_MS));
+}
+
+/** A page of a subscription's deliveries, newest first, optionally of one status and period. */
 export async function listDeliveries(
   prisma: PrismaClient,
   accountId: string,
   subscriptionId: string,
   page: PageRequest,
-  filter: { status?: DeliveryStatus | undefined },
+  filter: DeliveryFilter,
 ): Promise<{ kind: 'ok'; page: Page<Delivery> } | { kind: 'not_found' }> {
   if (!(await findSubscription(prisma, accountId, subscriptionId))) return { kind: 'not_found' };
   let rows: DeliveryRow[];
   if (filter.status === 'pending' || filter.status === 'queued') {
-    const ids = await pendingPageIds(prisma, subscriptionId, filter.status, page);
+    const ids = await pendingPageIds(prisma, subscriptionId, filter.status, page, {
+      ...filter,
+      idFloor: filter.from === undefined ? undefined : deliveryIdFloor(filter.from),
+    });
     rows = await prisma.delivery.findMany({
       where: { id: { in: ids } },
       include: DELIVERY_INCLUDE,
       orderBy: { id: 'desc' },
     });
   } else {
+    const created =
+      filter.from === undefined && filter.until === undefined
+        ? {}
+        : { createdAt: { gte: filter.from, lt: filter.until } };
+    // An AND of its own: keyset's cursor condition is on id too.
+    const floor =
+      filter.from === undefined ? {} : { AND: [{ id: { gte: deliveryIdFloor(filter.from) } }] };
     rows = await prisma.delivery.findMany({
       ...keyset(page, {
         subscriptionId,
         ...(filter.status !== undefined ? { status: filter.status } : {}),
+        ...created,
+        ...floor,
       }),
       include: DELIVERY_INCLUDE,
     });

@@ -44,10 +44,17 @@ export async function chainHeads(
   );
 }
 
+/** A period of `created_at`: `from` included, `until` the first instant no longer included. */
+export interface CreatedPeriod {
+  from?: Date | undefined;
+  until?: Date | undefined;
+}
+
 /**
  * The ids of one page of a subscription's pending (chain heads) or queued (the
- * others) deliveries, newest first: the split is computed, so it is a condition
- * of the query and pages stay full. The heads are read in one pass over
+ * others) deliveries created in `period`, newest first: the split is computed,
+ * so it is a condition of the query and pages stay full. The period only picks
+ * among them: a delivery's head is found among all its chain's pending ones. The heads are read in one pass over
  * deliveries_chain_idx (the first entry per lead, in webhook_chain_head's order),
  * not with a probe per pending row: a dead subscriber's thousands of queued
  * deliveries behind a few heads would make the probes the cost of the page.
@@ -57,22 +64,36 @@ export async function pendingPageIds(
   subscriptionId: string,
   status: 'pending' | 'queued',
   page: PageRequest,
+  period: CreatedPeriod & { idFloor?: string | undefined } = {},
 ): Promise<string[]> {
   const after = page.cursor === undefined ? Prisma.empty : Prisma.sql`AND d.id < ${page.cursor}`;
+  // Bounds sent as ISO strings cast to timestamptz, as the leads' (leadIdsSql).
+  // idFloor (deliveryIdFloor) bounds the walk by id below the period's start.
+  const from =
+    period.from === undefined
+      ? Prisma.empty
+      : Prisma.sql`AND d.created_at >= ${period.from.toISOString()}::timestamptz ${
+          period.idFloor === undefined ? Prisma.empty : Prisma.sql`AND d.id >= ${period.idFloor}`
+        }`;
+  const until =
+    period.until === undefined
+      ? Prisma.empty
+      : Prisma.sql`AND d.created_at < ${period.until.toISOString()}::timestamptz`;
   const rows =
     status === 'pending'
       ? await prisma.$queryRaw<{ id: string }[]>`
           SELECT d.id FROM (
-            SELECT DISTINCT ON (c.lead_id) c.id
+            SELECT DISTINCT ON (c.lead_id) c.id, c.created_at
               FROM deliveries c
              WHERE c.subscription_id = ${subscriptionId} AND c.status = 'pending'
              ORDER BY c.lead_id, c.activity_occurred_at, c.activity_id) d
-           WHERE true ${after}
+           WHERE true ${after} ${from} ${until}
            ORDER BY d.id DESC
            LIMIT ${page.limit + 1}`
       : await prisma.$queryRaw<{ id: string }[]>`
           SELECT d.id FROM deliveries d
            WHERE d.subscription_id = ${subscriptionId} AND d.status = 'pending' ${after}
+             ${from} ${until}
              AND d.id <> webhook_chain_head(d.subscription_id, d.lead_id)
            ORDER BY d.id DESC
            LIMIT ${page.limit + 1}`;

@@ -235,7 +235,7 @@ describe('the OpenAPI document', () => {
     ).toEqual({ $ref: '#/components/schemas/ActivityCatalog' });
   });
 
-  it('documents subscriptions and deliveries: secret only where it is answered, the status filter', () => {
+  it('documents subscriptions and deliveries: secret only where it is answered, the status and period filters', () => {
     const ok = (path: string, method: 'get' | 'post' | 'patch') =>
       doc.paths[path]?.[method]?.responses['200']?.content?.['application/json']?.schema;
     const created = (path: string) =>
@@ -265,7 +265,14 @@ describe('the OpenAPI document', () => {
     const log = doc.paths['/subscriptions/{id}/deliveries']?.get?.parameters.map(
       (p) => `${p.in}:${p.name}`,
     );
-    expect(log).toEqual(['path:id', 'query:limit', 'query:cursor', 'query:status']);
+    expect(log).toEqual([
+      'path:id',
+      'query:limit',
+      'query:cursor',
+      'query:status',
+      'query:from',
+      'query:to',
+    ]);
     expect(
       doc.paths['/subscriptions/{id}/recover']?.post?.requestBody?.content['application/json']
         ?.schema,

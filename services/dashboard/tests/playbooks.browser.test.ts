@@ -243,6 +243,29 @@ describe('the Playbooks screen', () => {
       await page.getByText('No delivery in this status').waitFor();
       await page.getByLabel('Status', { exact: true }).selectOption('');
 
+      // Filtered by period (UTC days, both included): one before the delivery, none
+      // shown; one around it, shown again.
+      const from = page.getByLabel('Created from');
+      const to = page.getByLabel('Created to');
+      await from.fill('2020-01-01');
+      await to.fill('2020-01-31');
+      await page.getByText('No delivery created in this period').waitFor();
+      await expect(delivery.count()).resolves.toBe(0);
+      await expectAccessible(page, 'the delivery log, empty for its period');
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      await to.fill(tomorrow);
+      await delivery.getByRole('heading', { name: /call_answered/ }).waitFor();
+      await expect(page.getByText('No delivery created in this period').count()).resolves.toBe(0);
+      // A period that ends before it starts is said next to the date.
+      await from.fill(tomorrow);
+      await to.fill('2020-01-31');
+      await page.getByText('from must not be after to').waitFor();
+      await expect(from.getAttribute('aria-invalid')).resolves.toBe('true');
+      await expectAccessible(page, 'the delivery log with a period refused');
+      await to.fill('');
+      await from.fill('');
+      await delivery.getByRole('heading', { name: /call_answered/ }).waitFor();
+
       // Redeliver sends the same webhook-id again; its attempts stay listed.
       await delivery.getByRole('button', { name: 'Redeliver' }).click();
       await page.getByRole('status').filter({ hasText: 'being sent again' }).waitFor();

@@ -8,6 +8,7 @@ import {
   prefixedIdSchema,
   timestampSchema,
 } from './common.schema.js';
+import { rangeBoundSchema } from './stats.schema.js';
 
 /**
  * Activity subscriptions and their deliveries as the management API shows them
@@ -220,10 +221,21 @@ export const deliveryStatusFilterSchema = {
   description: `Only the deliveries in this status. ${DELIVERY_STATUS_MEANING}`,
 } as const;
 
-/** Query of `GET /subscriptions/{id}/deliveries`. */
+/** Query of `GET /subscriptions/{id}/deliveries`: the bounds are those of `GET /leads`. */
 export const deliveryListQuerySchema = {
   type: 'object',
-  properties: { ...listQuerySchema.properties, status: deliveryStatusFilterSchema },
+  properties: {
+    ...listQuerySchema.properties,
+    status: deliveryStatusFilterSchema,
+    from: rangeBoundSchema(
+      'Only deliveries created from this day (YYYY-MM-DD, from 00:00 UTC) or instant (ISO 8601 date-time) on: `created_at`. No default: every delivery kept.',
+      '2026-11-01',
+    ),
+    to: rangeBoundSchema(
+      'Only deliveries created up to this day (YYYY-MM-DD, inclusive: up to 24:00 UTC) or instant (ISO 8601 date-time, inclusive). Not before `from`. No default.',
+      '2026-11-30',
+    ),
+  },
 } as const;
 
 /** `POST /subscriptions/{id}/test`: what the subscriber answered to a signed test delivery. */

@@ -584,7 +584,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The subscription's delivery log, newest first, each delivery with its attempts */
+        /**
+         * The subscription's delivery log, newest first, each delivery with its attempts
+         * @description Filters combine (a delivery matches every one given) and page like the unfiltered list. `from`/`to` bound the time the delivery was created (`created_at`, the time `recover` compares with `since`) with the bounds of `GET /leads`: a day from 00:00 UTC, a `to` day inclusive, or an ISO 8601 instant.
+         */
         get: operations["listDeliveries"];
         put?: never;
         post?: never;
@@ -6031,10 +6034,14 @@ export interface operations {
             query?: {
                 /** @description The previous page's next_cursor. */
                 cursor?: string;
+                /** @description Only deliveries created from this day (YYYY-MM-DD, from 00:00 UTC) or instant (ISO 8601 date-time) on: `created_at`. No default: every delivery kept. */
+                from?: string;
                 /** @description Page size, 1–100. */
                 limit?: number;
                 /** @description Only the deliveries in this status. `pending`: being tried, or due for its next try at next_attempt_at. `queued`: waits behind an earlier delivery of the same lead to the same subscription (named by waiting_for), so that a subscriber gets a lead's activities in order; it is sent once that one succeeds or finally fails. `succeeded`: a try got a 2xx. `failed`: every try of the retry schedule failed (redeliver sends it again). */
                 status?: "pending" | "queued" | "succeeded" | "failed";
+                /** @description Only deliveries created up to this day (YYYY-MM-DD, inclusive: up to 24:00 UTC) or instant (ISO 8601 date-time, inclusive). Not before `from`. No default. */
+                to?: string;
             };
             header?: never;
             path: {
@@ -6073,7 +6080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description validation_failed: every problem is listed in details. */
+            /** @description validation_failed: status is not a delivery status, from or to is not a real date or date-time, or from is after to (field from). */
             422: {
                 headers: {
                     [name: string]: unknown;

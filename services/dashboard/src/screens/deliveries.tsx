@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { Link, useParams } from 'wouter-preact';
 import type { Schema } from '../api/client';
 import { apiErrorText } from '../api/errors';
 import { ErrorMessage, Screen } from '../components';
 import { useApi } from '../session';
+import { fieldProblems } from '../ui/api-errors';
 import { FieldError, invalidProps } from '../ui/form-errors';
 import { formatTime } from '../ui/format';
 import '../ui/ui.css';
@@ -35,6 +36,10 @@ export function DeliveryLogScreen() {
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [status, setStatus] = useState<Status | ''>('');
+  // The period: UTC days (YYYY-MM-DD), both included, either left open.
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [problems, setProblems] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
   const [loading, setLoading] = useState(false);
   const [notice, setNotice] = useState<string>();
@@ -49,13 +54,18 @@ export function DeliveryLogScreen() {
       .catch((cause: unknown) => setError(apiErrorText(cause)));
   }, [api, id]);
 
+  // Only the answer to the latest request is shown (a filter changed meanwhile).
+  const latest = useRef(0);
   const load = useCallback(
     async (after?: string) => {
+      const request = ++latest.current;
       setLoading(true);
       try {
         const query = {
           limit: PAGE_SIZE,
           ...(status ? { status } : {}),
+          ...(from ? { from } : {}),
+          ...(to ? { to } : {}),
           ...(after ? { cursor: after } : {}),
         };
         const {
@@ -65,19 +75,29 @@ export function DeliveryLogScreen() {
         } = await api.GET('/subscriptions/{id}/deliveries', {
           params: { path: { id }, query },
         });
-        if (failed || !data) setError(apiErrorText(failed, response));
-        else {
+        if (request !== latest.current) return;
+        if (failed || !data) {
+          const byField = fieldProblems(failed);
+          if (byField.from || byField.to) {
+            // Said next to the date it is about; the list shown is no longer this period's.
+            setProblems(byField);
+            setError(undefined);
+            setDeliveries(null);
+            setCursor(null);
+          } else setError(apiErrorText(failed, response));
+        } else {
           setError(undefined);
+          setProblems({});
           setDeliveries((shown) => (after && shown ? [...shown, ...data.data] : data.data));
           setCursor(data.next_cursor);
         }
       } catch (cause) {
-        setError(apiErrorText(cause));
+        if (request === latest.current) setError(apiErrorText(cause));
       } finally {
-        setLoading(false);
+        if (request === latest.current) setLoading(false);
       }
     },
-    [api, id, status],
+    [api, id, status, from, to],
   );
 
   useEffect(() => {
@@ -116,18 +136,45 @@ export function DeliveryLogScreen() {
             ))}
           </select>
         </div>
+        <div class="field">
+          <label for="delivery-from">Created from</label>
+          <input
+            {...invalidProps('delivery-from', problems.from, 'delivery-period-help')}
+            type="date"
+            value={from}
+            onChange={(event) => setFrom(event.currentTarget.value)}
+          />
+          <FieldError id="delivery-from">{problems.from}</FieldError>
+        </div>
+        <div class="field">
+          <label for="delivery-to">Created to</label>
+          <input
+            {...invalidProps('delivery-to', problems.to, 'delivery-period-help')}
+            type="date"
+            value={to}
+            onChange={(event) => setTo(event.currentTarget.value)}
+          />
+          <FieldError id="delivery-to">{problems.to}</FieldError>
+        </div>
         <button type="button" class="secondary" disabled={loading} onClick={() => void load()}>
           Refresh
         </button>
       </div>
+      <p id="delivery-period-help" class="help">
+        The period is in UTC days, both included; leave a date empty for no limit on that side.
+      </p>
       <RecoverForm subscriptionId={id} onRecovered={() => void load()} />
       <p role="status">{notice}</p>
-      {deliveries === null && !error && <p aria-busy="true">Loading deliveries…</p>}
+      {deliveries === null && !error && !problems.from && !problems.to && (
+        <p aria-busy="true">Loading deliveries…</p>
+      )}
       {deliveries?.length === 0 && (
         <p class="empty">
-          {status
-            ? 'No delivery in this status. Choose All statuses to see the others.'
-            : 'No delivery yet. One appears here for each activity the subscription selects; Send test on the playbook’s page checks the URL without waiting for one.'}
+          {from || to
+            ? `No delivery${status ? ' in this status' : ''} created in this period. Clear Created from and Created to to see every delivery.`
+            : status
+              ? 'No delivery in this status. Choose All statuses to see the others.'
+              : 'No delivery yet. One appears here for each activity the subscription selects; Send test on the playbook’s page checks the URL without waiting for one.'}
         </p>
       )}
       {deliveries && deliveries.length > 0 && (
