@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { useHarness } from '@leadhook/testkit';
+import { expectAccessible, useHarness } from '@leadhook/testkit';
 import { type Browser, chromium } from 'playwright-core';
 import { startHarness } from './testing/harness.js';
 
@@ -71,6 +71,12 @@ it("renders the document's title and operations, breaking no policy, asking noth
     .getByText('validation_failed: every problem is listed in details.')
     .first()
     .waitFor({ timeout: 60_000 });
+  // Its deep link is in the address bar (the summary button holds no link of its own).
+  expect(new URL(page.url()).hash).toBe('#/Marketing%20sources/createMarketingSource');
+  // Readable by everyone, like every dashboard screen, with an operation open too:
+  // every control has a name (the servers list is "Server").
+  expect(await page.getByRole('combobox', { name: 'Server' }).count()).toBe(1);
+  await expectAccessible(page, 'the API reference');
 
   expect(await page.evaluate('window.cspViolations')).toEqual([]);
   expect(problems).toEqual([]);

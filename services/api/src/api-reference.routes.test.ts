@@ -31,6 +31,7 @@ describe('GET /api/v1/docs: the API reference page', () => {
     expect(assets.map((a) => new URL(a, 'http://x').pathname.split('/').pop())).toEqual([
       'favicon-32x32.png',
       'swagger-ui.css',
+      'api-reference.css',
       'swagger-ui-bundle.js',
       'api-reference.js',
     ]);
@@ -45,6 +46,7 @@ describe('GET /api/v1/docs: the API reference page', () => {
     }
     expect(types).toEqual([
       'image/png',
+      'text/css; charset=utf-8',
       'text/css; charset=utf-8',
       'text/javascript; charset=utf-8',
       'text/javascript; charset=utf-8',

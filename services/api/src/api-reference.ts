@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
  * The API reference (docs/api.md, "API reference"): the served OpenAPI document
  * rendered by Swagger UI (swagger-ui-dist), at GET /api/v1/docs. Every file the
  * page loads is served by the api itself, from the package in node_modules and
- * from services/api/assets (the page's own script): nothing is fetched from a
+ * from services/api/assets (the page's own script, and its own stylesheet, which
+ * gives Swagger UI's faint colours AA contrast): nothing is fetched from a
  * CDN, and the page's Content-Security-Policy allows scripts from this origin
  * only, none inline, no eval.
  */
@@ -74,6 +75,7 @@ export function loadApiReference(prefix: string, title: string): ApiReference {
     ['swagger-ui-bundle.js', join(ui, 'swagger-ui-bundle.js'), JS],
     ['swagger-ui.css', join(ui, 'swagger-ui.css'), CSS],
     ['favicon-32x32.png', join(ui, 'favicon-32x32.png'), PNG],
+    ['api-reference.css', join(OWN_ASSETS_DIR, 'api-reference.css'), CSS],
     ['api-reference.js', join(OWN_ASSETS_DIR, 'api-reference.js'), JS],
   ];
   const assets = new Map<string, ApiReferenceAsset>();
@@ -95,6 +97,7 @@ export function loadApiReference(prefix: string, title: string): ApiReference {
 <title>${escapeHtml(title)}: reference</title>
 <link rel="icon" type="image/png" href="${asset('favicon-32x32.png')}">
 <link rel="stylesheet" href="${asset('swagger-ui.css')}">
+<link rel="stylesheet" href="${asset('api-reference.css')}">
 </head>
 <body>
 <noscript><p>This page needs JavaScript. The same reference, machine-readable: <a href="${prefix}/openapi.json">${prefix}/openapi.json</a>.</p></noscript>
