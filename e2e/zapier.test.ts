@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import { createRequire } from 'node:module';
 import { createPrisma, type PrismaClient } from '@leadhook/db';
 import { type ReceivedRequest, Subscriber } from '@leadhook/testkit';
@@ -117,6 +119,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The app asks core not to patch Node's http modules: other test files in this
+  // process send webhooks with them.
+  expect((http as unknown as { patchedByZapier?: boolean }).patchedByZapier).toBeUndefined();
+  expect((https as unknown as { patchedByZapier?: boolean }).patchedByZapier).toBeUndefined();
   await standIn?.close();
   await prisma?.$disconnect();
 });

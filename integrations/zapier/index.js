@@ -23,6 +23,10 @@ const triggers = [
 module.exports = {
   version: require('./package.json').version,
   platformVersion: zapier.version,
+  // Every request goes through z.request, which Zapier logs already: core need
+  // not patch Node's http and https modules to log the rest (a patch that would
+  // also reach whatever else runs in the process, such as a test runner's).
+  flags: { skipHttpPatch: true },
   authentication,
   beforeRequest: [addApiKey],
   afterResponse: [explainErrors],
