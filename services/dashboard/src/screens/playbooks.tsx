@@ -9,33 +9,10 @@ import { FieldError, type FormErrors, formErrorsOf, invalidProps } from '../ui/f
 import { formatDelay, formatTime } from '../ui/format';
 import { SubscriptionsSection } from './subscriptions';
 import '../ui/ui.css';
+import { TEMPLATE_PLACEHOLDERS } from '../ui/placeholders';
 
 type Playbook = Schema<'Playbook'>;
 type Step = Playbook['steps'][number];
-
-/**
- * What a template's `{{placeholder}}` may name (docs/api.md, "Playbooks"): the 16
- * submission fields and external_id, as packages/contracts TEMPLATE_PLACEHOLDERS.
- */
-export const TEMPLATE_PLACEHOLDERS = [
-  'first_name',
-  'last_name',
-  'email',
-  'phone',
-  'current_insurance_carrier',
-  'current_insurance_coverage',
-  'current_residence_address',
-  'current_residence_city',
-  'current_residence_state',
-  'current_residence_zip',
-  'date_of_birth',
-  'gender',
-  'marital_status',
-  'credit_rating',
-  'tcpa_opt_in_token',
-  'tcpa_opt_in_url',
-  'external_id',
-] as const;
 
 const PAGE_SIZE = 20;
 
