@@ -156,6 +156,11 @@ describe('account-wide subscriptions', () => {
     const mine = await api.get(`/api/v1/playbooks/${playbookId}/subscriptions`);
     expect(mine.body.data.map((s: { id: string }) => s.id)).toEqual([own.body.id]);
     expect((await api.get(`/api/v1/subscriptions/${wide.body.id}`)).body.playbook_id).toBeNull();
+    // scope=account: the account-wide ones only, for a list that pages without the playbooks'.
+    const accountWide = await api.get('/api/v1/subscriptions?scope=account');
+    expect(accountWide.body.data.map((s: { id: string }) => s.id)).toEqual([wide.body.id]);
+    expect((await api.get('/api/v1/subscriptions?scope=all')).body.data).toHaveLength(2);
+    expect((await api.get('/api/v1/subscriptions?scope=mine')).status).toBe(422);
   });
 
   it('paginates newest first with next_cursor', async () => {

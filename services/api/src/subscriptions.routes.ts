@@ -2,6 +2,7 @@ import {
   listQuerySchema,
   type SubscriptionCreate,
   subscriptionCreateSchema,
+  subscriptionListQuerySchema,
   subscriptionUpdateSchema,
 } from '@leadhook/contracts';
 import type { Response } from 'express';
@@ -49,8 +50,15 @@ async function list(
   res: Response,
   query: PageQuery,
   playbookId: string | null,
+  accountWideOnly = false,
 ) {
-  const result = await listSubscriptions(ctx, accountIdOf(res), playbookId, pageRequestOf(query));
+  const result = await listSubscriptions(
+    ctx,
+    accountIdOf(res),
+    playbookId,
+    pageRequestOf(query),
+    accountWideOnly,
+  );
   res.json(found(result, 'playbook').page);
 }
 
@@ -126,10 +134,12 @@ export const subscriptionsRoutes = [
     ...LIST_OPERATION,
     path: '/subscriptions',
     operationId: 'listSubscriptions',
-    summary: "List all the account's subscriptions, newest first",
-    description: 'Account-wide (playbook_id null) and per-playbook subscriptions alike.',
+    summary: "List the account's subscriptions, newest first",
+    description:
+      'Account-wide (playbook_id null) and per-playbook subscriptions alike, or with `scope=account` the account-wide ones only.',
+    query: subscriptionListQuerySchema,
     handler: async ({ res, query }, ctx: SubscriptionRoutesContext) => {
-      await list(ctx, res, query, null);
+      await list(ctx, res, query, null, query.scope === 'account');
     },
   }),
   defineRoute({

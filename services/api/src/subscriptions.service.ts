@@ -158,6 +158,7 @@ export async function listSubscriptions(
   accountId: string,
   playbookId: string | null,
   page: PageRequest,
+  accountWideOnly = false,
 ): Promise<{ kind: 'ok'; page: Page<Subscription> } | { kind: 'not_found' }> {
   if (playbookId !== null && !(await livePlaybookExists(ctx.prisma, accountId, playbookId))) {
     return { kind: 'not_found' };
@@ -167,6 +168,7 @@ export async function listSubscriptions(
       accountId,
       deletedAt: null,
       ...(playbookId !== null ? { playbookId } : {}),
+      ...(accountWideOnly ? { playbookId: null } : {}),
     }),
   );
   return { kind: 'ok', page: pageOf(rows, page, presentSubscription) };

@@ -378,4 +378,35 @@ describe('the Playbooks screen', () => {
     },
     BROWSER_TIMEOUT_MS,
   );
+
+  it(
+    'pages the account-wide webhook URLs with the API cursor, leaving the playbooks’ out',
+    async () => {
+      const owner = await api.harness.owner();
+      const as = api.harness.as(owner.apiKey);
+      // One of the playbook's own, then 26 account-wide: a page of 25 and one more.
+      await as
+        .post(`/api/v1/playbooks/${owner.playbookId}/subscriptions`)
+        .send({ url: 'https://crm.example.com/playbook-only', events: ['*'], outcomes: [] })
+        .expect(201);
+      for (let i = 0; i < 26; i++) {
+        await as
+          .post('/api/v1/subscriptions')
+          .send({ url: `https://crm.example.com/wide/${i}`, events: ['*'], outcomes: [] })
+          .expect(201);
+      }
+      await signIn(page, api.baseUrl, owner.apiKey);
+      await page.goto(`${api.baseUrl}/dashboard/playbooks`);
+      const section = page.getByRole('region', { name: 'Account-wide Activity Subscriptions' });
+      const items = section.getByRole('list').first().getByRole('listitem');
+      await waitFor(async () => (await items.count()) === 25, { timeoutMs: 30_000 });
+      await section.getByRole('button', { name: 'Show more subscriptions' }).click();
+      await waitFor(async () => (await items.count()) === 26, { timeoutMs: 30_000 });
+      await expect(
+        section.getByRole('button', { name: 'Show more subscriptions' }).count(),
+      ).resolves.toBe(0);
+      await expect(section.getByText('playbook-only').count()).resolves.toBe(0);
+    },
+    BROWSER_TIMEOUT_MS,
+  );
 });

@@ -221,6 +221,20 @@ export const deliveryStatusFilterSchema = {
   description: `Only the deliveries in this status. ${DELIVERY_STATUS_MEANING}`,
 } as const;
 
+/** Query of `GET /subscriptions`: pagination, and which subscriptions. */
+export const subscriptionListQuerySchema = {
+  type: 'object',
+  properties: {
+    ...listQuerySchema.properties,
+    scope: {
+      type: 'string',
+      enum: ['all', 'account'],
+      description:
+        '`all` (the default): account-wide and per-playbook subscriptions alike; `account`: only the account-wide ones (`playbook_id` null, REST hooks included).',
+    },
+  },
+} as const;
+
 /** Query of `GET /subscriptions/{id}/deliveries`: the bounds are those of `GET /leads`. */
 export const deliveryListQuerySchema = {
   type: 'object',

@@ -539,8 +539,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List all the account's subscriptions, newest first
-         * @description Account-wide (playbook_id null) and per-playbook subscriptions alike.
+         * List the account's subscriptions, newest first
+         * @description Account-wide (playbook_id null) and per-playbook subscriptions alike, or with `scope=account` the account-wide ones only.
          */
         get: operations["listSubscriptions"];
         put?: never;
@@ -5646,6 +5646,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Page size, 1–100. */
                 limit?: number;
+                /** @description `all` (the default): account-wide and per-playbook subscriptions alike; `account`: only the account-wide ones (`playbook_id` null, REST hooks included). */
+                scope?: "all" | "account";
             };
             header?: never;
             path?: never;

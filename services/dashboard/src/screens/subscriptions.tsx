@@ -33,30 +33,29 @@ async function loadLabels(api: ApiClient): Promise<Labels | string> {
   }
 }
 
-/** Every page of a list whose pages are few (an account's subscriptions). */
-async function allSubscriptions(
+const PAGE_SIZE = 25;
+
+/**
+ * One page of a playbook's subscriptions, or of the account-wide ones (`scope=account`:
+ * the API leaves the playbooks' out), from `cursor`.
+ */
+async function subscriptionsPage(
   api: ApiClient,
   playbookId: string | null,
-): Promise<Subscription[] | string> {
-  const all: Subscription[] = [];
-  let cursor: string | undefined;
+  cursor: string | undefined,
+): Promise<{ items: Subscription[]; next: string | null } | string> {
+  const query = { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) };
   try {
-    do {
-      const query = { limit: 100, ...(cursor ? { cursor } : {}) };
-      const { data, error, response } = playbookId
-        ? await api.GET('/playbooks/{id}/subscriptions', {
-            params: { path: { id: playbookId }, query },
-          })
-        : await api.GET('/subscriptions', { params: { query } });
-      if (error || !data) return apiErrorText(error, response);
-      all.push(...data.data);
-      cursor = data.next_cursor ?? undefined;
-    } while (cursor);
+    const { data, error, response } = playbookId
+      ? await api.GET('/playbooks/{id}/subscriptions', {
+          params: { path: { id: playbookId }, query },
+        })
+      : await api.GET('/subscriptions', { params: { query: { ...query, scope: 'account' } } });
+    if (error || !data) return apiErrorText(error, response);
+    return { items: data.data, next: data.next_cursor };
   } catch (cause) {
     return apiErrorText(cause);
   }
-  // GET /subscriptions lists the playbooks' subscriptions too: account-wide ones only here.
-  return playbookId ? all : all.filter((subscription) => subscription.playbook_id === null);
 }
 
 function labelsSummary(list: readonly string[], all: string): string {
@@ -79,14 +78,29 @@ export function SubscriptionsSection({ playbookId }: { playbookId: string | null
   const headingId = playbookId ? 'subscriptions-heading' : 'account-subscriptions-heading';
   const addButton = useRef<HTMLButtonElement>(null);
 
+  const [next, setNext] = useState<string | null>(null);
+  const [shown, setShown] = useState(1);
+
+  // The pages shown so far, read again from the first (after a change, or one more page).
   const reload = useCallback(async () => {
-    const result = await allSubscriptions(api, playbookId);
-    if (typeof result === 'string') setError(result);
-    else {
-      setError(undefined);
-      setSubscriptions(result);
+    const items: Subscription[] = [];
+    let cursor: string | undefined;
+    let more: string | null = null;
+    for (let page = 0; page < shown; page++) {
+      const result = await subscriptionsPage(api, playbookId, cursor);
+      if (typeof result === 'string') {
+        setError(result);
+        return;
+      }
+      items.push(...result.items);
+      more = result.next;
+      if (!more) break;
+      cursor = more;
     }
-  }, [api, playbookId]);
+    setError(undefined);
+    setSubscriptions(items);
+    setNext(more);
+  }, [api, playbookId, shown]);
 
   useEffect(() => {
     void reload();
@@ -130,6 +144,11 @@ export function SubscriptionsSection({ playbookId }: { playbookId: string | null
             />
           ))}
         </ul>
+      )}
+      {next && (
+        <button type="button" class="secondary" onClick={() => setShown((n) => n + 1)}>
+          Show more subscriptions
+        </button>
       )}
       {adding ? (
         <AddSubscriptionForm
