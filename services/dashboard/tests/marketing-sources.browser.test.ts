@@ -325,4 +325,27 @@ describe('Integrations > Marketing Sources', () => {
     },
     BROWSER_TIMEOUT_MS,
   );
+
+  it(
+    'offers every playbook of the account in the form, past the first page of 100',
+    async () => {
+      const { api_key } = await api.harness.newAccount('Many Playbooks Co');
+      const as = api.harness.as(api_key);
+      for (let i = 0; i < 101; i++) {
+        await as
+          .post('/api/v1/playbooks')
+          .send(playbookBody({ name: `Playbook ${String(i).padStart(3, '0')}` }))
+          .expect(201);
+      }
+      await signIn(page, api.baseUrl, api_key);
+      await page.getByRole('button', { name: 'New marketing source' }).click();
+      const form = page.getByRole('dialog', { name: 'New marketing source' });
+      // Newest first: the oldest playbook is on the API's second page.
+      await form.getByLabel('Playbook').selectOption({ label: 'Playbook 000' });
+      await expect(
+        form.getByLabel('Playbook').locator('option').count(),
+      ).resolves.toBeGreaterThanOrEqual(101);
+    },
+    BROWSER_TIMEOUT_MS,
+  );
 });

@@ -4,6 +4,7 @@ import type { Schema } from '../api/client';
 import { apiErrorText } from '../api/errors';
 import { ErrorMessage, Screen } from '../components';
 import '../ui/screens.css';
+import { everyPage } from '../api/pages';
 import { useApi } from '../session';
 import { fieldProblems } from '../ui/api-errors';
 import { formatDateTime, labelInWords } from '../ui/format';
@@ -43,17 +44,13 @@ function useFilterChoices() {
   useEffect(() => {
     let live = true;
     void (async () => {
-      const found: Source[] = [];
-      let cursor: string | undefined;
-      for (let page = 0; page < SOURCE_PAGES; page++) {
-        const { data } = await api.GET('/marketing_sources', {
+      const found = await everyPage<Source>(async (cursor) => {
+        const { data, error } = await api.GET('/marketing_sources', {
           params: { query: { limit: 100, ...(cursor ? { cursor } : {}) } },
         });
-        if (!data) break;
-        found.push(...data.data);
-        if (!data.next_cursor) break;
-        cursor = data.next_cursor;
-      }
+        if (!data) throw error;
+        return data;
+      }, SOURCE_PAGES);
       if (live) setSources(found);
     })().catch(() => undefined);
     void api

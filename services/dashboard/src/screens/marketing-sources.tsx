@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import type { Schema } from '../api/client';
 import { apiErrorText } from '../api/errors';
+import { everyPage } from '../api/pages';
 import { ErrorMessage, Screen } from '../components';
 import { useApi } from '../session';
 import { ConfirmDialog } from '../ui/dialog';
@@ -107,14 +108,22 @@ export function MarketingSourcesScreen() {
 
   useEffect(() => {
     let current = true;
-    api
-      .GET('/playbooks', { params: { query: { limit: 100 } } })
-      .then(({ data, error: failure, response }) => {
-        if (!current) return;
-        if (data) setPlaybooks(data.data);
-        else setError(apiErrorText(failure, response));
-      })
-      .catch((cause: unknown) => current && setError(apiErrorText(cause)));
+    everyPage(async (cursor) => {
+      const {
+        data,
+        error: failure,
+        response,
+      } = await api.GET('/playbooks', {
+        params: { query: { limit: 100, ...(cursor ? { cursor } : {}) } },
+      });
+      if (!data) throw new Error(apiErrorText(failure, response));
+      return data;
+    })
+      .then((all) => current && setPlaybooks(all))
+      .catch(
+        (cause: unknown) =>
+          current && setError(cause instanceof Error ? cause.message : apiErrorText(cause)),
+      );
     return () => {
       current = false;
     };
