@@ -163,10 +163,11 @@ function isOneOf<T extends string>(values: readonly T[], value: string): value i
 
 /**
  * Every source of the account (not deleted), newest first, with its figures over
- * `range`, as sourceStats counts them without by_day (docs/api.md, "Source
- * performance"): a page of sources, then three grouped reads for the whole page
- * (stats.queries.ts, "per source"), never a read per source. A source with no
- * submission and no outcome in the range is listed with zeros.
+ * `range`, as sourceStats counts them without by_day
+ * (docs/api.md, "Source performance"): a page of sources, then three grouped
+ * reads for the whole page (stats.queries.ts, "per source"), never a read per
+ * source. A source with no submission and no outcome in the range is listed
+ * with zeros.
  */
 export async function sourcesStats(
   prisma: PrismaClient,
