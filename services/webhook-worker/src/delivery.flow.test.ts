@@ -358,9 +358,13 @@ describe('a backlog', () => {
     await waitFor(() => sub.received.length === expected.length, 20_000);
     expect(sub.ids()).toEqual(expected);
     expect(sub.maxInFlight).toBe(1);
-    const deliveries = await h.prisma.delivery.findMany({
-      where: { subscriptionId },
-      include: { attempts: true },
+    // The last answer reaches the subscriber before the worker records it: wait for that.
+    const deliveries = await waitFor(async () => {
+      const rows = await h.prisma.delivery.findMany({
+        where: { subscriptionId },
+        include: { attempts: true },
+      });
+      return rows.every((d) => d.status !== 'pending') ? rows : undefined;
     });
     expect(deliveries.every((d) => d.status === 'succeeded' && d.attempts.length === 1)).toBe(true);
     expect(deliveries.every((d) => !d.queued && d.claimedUntil === null)).toBe(true);
