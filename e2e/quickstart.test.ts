@@ -108,7 +108,8 @@ describe('the documented shell examples', () => {
 describe('the first session of the README', () => {
   const started = useStartedService('quickstart', {
     // As the README starts it; and a window open at any hour, so the SMS step
-    // runs whenever the test does.
+    // runs whenever the test does (the README's lead lives in California, which
+    // sets no hours of its own: CONTACT_HOURS alone decides).
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     CONTACT_HOURS: '00:00-24:00',
   });

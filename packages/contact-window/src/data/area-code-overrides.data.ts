@@ -29,7 +29,7 @@ const CENTRAL = 'America/Chicago';
 const MOUNTAIN = 'America/Denver';
 const PACIFIC = 'America/Los_Angeles';
 
-const DIALER_DOCS = 'dialer documentation on split area codes (shared/CONTACT_RULES.md)';
+const DIALER_DOCS = 'dialer documentation on split area codes';
 const DESIGN = 'docs/api.md, "Contact window" (split area codes)';
 const CHECKED = '2026-11-22';
 

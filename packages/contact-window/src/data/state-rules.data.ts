@@ -1,5 +1,5 @@
 /**
- * State contact-hour rules, one row per state, from shared/CONTACT_RULES.md.
+ * State contact-hour rules, one row per state, each with the sources it was read from.
  *
  * Data, not logic: an operator corrects a row here (with its sources and the date
  * checked) without touching the code. None of this is legal advice; where vendor
@@ -99,7 +99,7 @@ const ROWS: readonly StateRule[] = [
     notes:
       'Texts count as calls (SB 140). One vendor says 09:00-21:00 every day; the Sunday ' +
       'noon start is the stricter reading.',
-    sources: ['Texas SB 140', 'two vendor summaries (see shared/CONTACT_RULES.md)'],
+    sources: ['Texas SB 140', 'two vendor summaries'],
   }),
   row('AL', {
     windows: { ...everyDay('08:00-20:00'), sun: null },
