@@ -137,6 +137,67 @@ describe('parseContactHours', () => {
   });
 });
 
+describe('PROVIDER and the Twilio settings', () => {
+  const account = {
+    TWILIO_ACCOUNT_SID: `AC${'a1'.repeat(16)}`,
+    TWILIO_AUTH_TOKEN: 'f0'.repeat(16),
+  };
+
+  it('defaults to the simulation, with no Twilio settings needed', () => {
+    const config = loadConfig({});
+    expect(config.provider).toBe('simulation');
+    expect(config.twilio).toBeNull();
+    expect(config.providerRetryScheduleMs).toEqual([30_000, 120_000, 600_000]);
+  });
+
+  it('reads the account, a sender and the API base with PROVIDER=twilio', () => {
+    const config = loadConfig({
+      PROVIDER: 'twilio',
+      ...account,
+      TWILIO_FROM_NUMBER: '+14155550100',
+      TWILIO_API_BASE: 'http://127.0.0.1:4010/',
+      PROVIDER_RETRY_SCHEDULE: 'none',
+    });
+    expect(config.twilio).toEqual({
+      accountSid: account.TWILIO_ACCOUNT_SID,
+      authToken: account.TWILIO_AUTH_TOKEN,
+      fromNumber: '+14155550100',
+      messagingServiceSid: null,
+      apiBase: 'http://127.0.0.1:4010',
+    });
+    expect(config.providerRetryScheduleMs).toEqual([]);
+  });
+
+  it('stops at boot naming each missing Twilio setting', () => {
+    expect(() => loadConfig({ PROVIDER: 'twilio' })).toThrow(
+      /TWILIO_ACCOUNT_SID: required[\s\S]*TWILIO_AUTH_TOKEN: required[\s\S]*TWILIO_FROM_NUMBER: set it or TWILIO_MESSAGING_SERVICE_SID/,
+    );
+    expect(() =>
+      loadConfig({
+        PROVIDER: 'twilio',
+        ...account,
+        TWILIO_MESSAGING_SERVICE_SID: `MG${'0'.repeat(32)}`,
+      }),
+    ).not.toThrow();
+  });
+
+  it('refuses malformed values whatever the provider, never echoing the token', () => {
+    expect(() => loadConfig({ PROVIDER: 'carrier-pigeon' })).toThrow(/PROVIDER: /);
+    expect(() => loadConfig({ TWILIO_ACCOUNT_SID: 'AC123' })).toThrow(/TWILIO_ACCOUNT_SID: /);
+    expect(() => loadConfig({ TWILIO_FROM_NUMBER: '415-555-0100' })).toThrow(
+      /TWILIO_FROM_NUMBER: .*E\.164/,
+    );
+    expect(() => loadConfig({ TWILIO_AUTH_TOKEN: 'not-a-token-secret' })).toThrow(
+      /TWILIO_AUTH_TOKEN: expected 32 hex digits/,
+    );
+    try {
+      loadConfig({ TWILIO_AUTH_TOKEN: 'not-a-token-secret' });
+    } catch (err) {
+      expect(String(err)).not.toContain('not-a-token-secret');
+    }
+  });
+});
+
 describe('PROVIDER_WEBHOOK_SECRET', () => {
   it('is off (null) unless set', () => {
     expect(loadConfig({}).providerWebhookSecret).toBeNull();

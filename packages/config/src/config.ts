@@ -19,6 +19,26 @@ export type SimulatedSmsOutcome = 'delivered' | 'failed' | 'undeliverable';
 /** What the simulation provider answers for every call it is asked to place. */
 export type SimulatedCallOutcome = 'answered' | 'voicemail' | 'failed' | 'undeliverable';
 
+/** Which messaging provider sends the playbooks' SMS and calls. */
+export type ProviderKind = 'simulation' | 'twilio';
+
+/**
+ * Twilio's credentials and senders (docs/operations.md, "Twilio"): set when
+ * PROVIDER=twilio, else null.
+ */
+export interface TwilioSettings {
+  /** `AC` + 32 hex digits. */
+  readonly accountSid: string;
+  /** The account's auth token: Basic auth of the REST calls, and the key of X-Twilio-Signature. */
+  readonly authToken: string;
+  /** E.164; calls need it, SMS use it when no Messaging Service is set. */
+  readonly fromNumber: string | null;
+  /** `MG` + 32 hex digits; when set, SMS are sent through it. */
+  readonly messagingServiceSid: string | null;
+  /** The REST API's origin, without a trailing slash (tests point it at a local fake). */
+  readonly apiBase: string;
+}
+
 /**
  * How every HTTP server of leadhook treats slow and idle clients
  * (docs/operations.md, "Settings"): the same for intake, the api and the
@@ -85,6 +105,16 @@ export interface Config {
    * (`whsec_…`, Standard Webhooks); null (unset) turns the provider hooks off.
    */
   readonly providerWebhookSecret: string | null;
+  /** PROVIDER: the simulation (the default) or Twilio. */
+  readonly provider: ProviderKind;
+  /** Set exactly when provider is 'twilio'. */
+  readonly twilio: TwilioSettings | null;
+  /**
+   * The delays before a step's send is tried again after the carrier answered
+   * 429 or 5xx; its length bounds the retries, after which the step records
+   * message_failed (or a failed call) and the play goes on.
+   */
+  readonly providerRetryScheduleMs: readonly number[];
   readonly http: HttpServerSettings;
   /** Fan-out jobs (the `activity` queue) one webhook worker runs at once. */
   readonly webhookFanoutConcurrency: number;
@@ -300,6 +330,8 @@ export const SETTING_DEFAULTS = {
   OUTBOX_RETENTION: '7d',
   ATTEMPT_BODY_RETENTION: '30d',
   PROVIDER_WEBHOOK_SECRET: '',
+  PROVIDER: 'simulation',
+  PROVIDER_RETRY_SCHEDULE: '30s,2m,10m',
   HTTP_HEADERS_TIMEOUT_MS: '10000',
   HTTP_REQUEST_TIMEOUT_MS: '30000',
   HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
@@ -317,6 +349,11 @@ export const SETTING_DEFAULTS = {
   WEBHOOK_RECORD_BATCH_SIZE: '64',
   RECONCILE_BATCH_SIZE: '500',
   OUTBOX_RELAY_BATCH_SIZE: '500',
+  TWILIO_ACCOUNT_SID: '',
+  TWILIO_AUTH_TOKEN: '',
+  TWILIO_FROM_NUMBER: '',
+  TWILIO_MESSAGING_SERVICE_SID: '',
+  TWILIO_API_BASE: 'https://api.twilio.com',
 } as const satisfies Record<string, string>;
 
 export type SettingName = keyof typeof SETTING_DEFAULTS;
@@ -335,6 +372,7 @@ export const SECRET_SETTING_NAMES: readonly SettingName[] = Object.freeze([
   'DATABASE_URL',
   'REDIS_URL',
   'PROVIDER_WEBHOOK_SECRET',
+  'TWILIO_AUTH_TOKEN',
 ]);
 
 /**
@@ -357,7 +395,7 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
-  const config: Config = {
+  let config: Config = {
     databaseUrl: read('DATABASE_URL', url(['postgresql:', 'postgres:'])),
     redisUrl: read('REDIS_URL', url(['redis:', 'rediss:'])),
     publicBaseUrl: read('PUBLIC_BASE_URL', (t) => url(['http:', 'https:'])(t).replace(/\/+$/, '')),
@@ -391,6 +429,9 @@ export function loadConfig(env: Env = process.env): Config {
     outboxRetentionMs: read('OUTBOX_RETENTION', retention),
     attemptBodyRetentionMs: read('ATTEMPT_BODY_RETENTION', retention),
     providerWebhookSecret: read('PROVIDER_WEBHOOK_SECRET', webhookSecret),
+    provider: read('PROVIDER', oneOf<ProviderKind>(['simulation', 'twilio'])),
+    twilio: null,
+    providerRetryScheduleMs: Object.freeze(read('PROVIDER_RETRY_SCHEDULE', retrySchedule)),
     http: Object.freeze({
       headersTimeoutMs: read('HTTP_HEADERS_TIMEOUT_MS', positive),
       requestTimeoutMs: read('HTTP_REQUEST_TIMEOUT_MS', positive),
@@ -428,6 +469,19 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.apiInternalPort === config.apiPort) {
     problems.push('API_INTERNAL_PORT: must differ from API_PORT');
   }
+  // Read (and checked) whatever the provider: a typo is found before the switch.
+  const twilio = readTwilio(env, read);
+  if (config.provider === 'twilio') {
+    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const) {
+      if ((env[name] ?? '') === '') problems.push(`${name}: required when PROVIDER=twilio`);
+    }
+    if (twilio.fromNumber === null && twilio.messagingServiceSid === null) {
+      problems.push(
+        'TWILIO_FROM_NUMBER: set it or TWILIO_MESSAGING_SERVICE_SID when PROVIDER=twilio',
+      );
+    }
+    config = { ...config, twilio: Object.freeze(twilio) };
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }
@@ -445,6 +499,54 @@ function webhookSecret(text: string): string | null {
     throw new Error('expected whsec_ followed by the base64 of 24 to 64 random bytes');
   }
   return text;
+}
+
+/** The Twilio settings, each checked when given (PROVIDER=twilio requires some: loadConfig). */
+function readTwilio(
+  env: Env,
+  read: <T>(name: SettingName, parse: (text: string) => T) => T,
+): TwilioSettings {
+  return {
+    accountSid: read('TWILIO_ACCOUNT_SID', optional(sid('AC'))) ?? '',
+    authToken: read('TWILIO_AUTH_TOKEN', optional(authToken)) ?? '',
+    fromNumber: read('TWILIO_FROM_NUMBER', optional(e164)),
+    messagingServiceSid: read('TWILIO_MESSAGING_SERVICE_SID', optional(sid('MG'))),
+    apiBase: read('TWILIO_API_BASE', (t) => url(['http:', 'https:'])(t).replace(/\/+$/, '')),
+  };
+}
+
+function optional<T>(parse: (text: string) => T) {
+  return (text: string): T | null => (text === '' ? null : parse(text));
+}
+
+/** A Twilio SID: its two-letter kind and 32 lowercase hex digits. */
+function sid(kind: 'AC' | 'MG') {
+  return (text: string): string => {
+    if (!new RegExp(`^${kind}[0-9a-f]{32}$`).test(text.trim())) {
+      throw new Error(`"${text}" is not a Twilio SID (${kind} and 32 hex digits)`);
+    }
+    return text.trim();
+  };
+}
+
+/** An auth token is 32 hex digits; the message never repeats it. */
+function authToken(text: string): string {
+  if (!/^[0-9a-f]{32}$/.test(text.trim())) throw new Error('expected 32 hex digits');
+  return text.trim();
+}
+
+function e164(text: string): string {
+  if (!/^\+[1-9]\d{6,14}$/.test(text.trim())) {
+    throw new Error(`"${text}" is not an E.164 number (e.g. +14155550100)`);
+  }
+  return text.trim();
+}
+
+/** A retry schedule may be empty ("" or "none": no retry). */
+function retrySchedule(text: string): number[] {
+  const t = text.trim().toLowerCase();
+  if (t === 'none') return [];
+  return schedule(text);
 }
 
 /** True when CONTACT_HOURS is wider than the federal 08:00-21:00 floor. */

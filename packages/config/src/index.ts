@@ -2,9 +2,11 @@ export type {
   Config,
   ContactHours,
   LogLevel,
+  ProviderKind,
   SettingName,
   SimulatedCallOutcome,
   SimulatedSmsOutcome,
+  TwilioSettings,
 } from './config.js';
 export {
   ConfigError,

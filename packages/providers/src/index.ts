@@ -22,6 +22,8 @@ export {
   isCallStatus,
   isSmsStatus,
   PROVIDER_NAMES,
+  ProviderCredentialsError,
+  ProviderUnavailableError,
   SMS_STATUSES,
 } from './provider.js';
 export type { StatusActivity } from './provider-activities.js';

@@ -1,5 +1,3 @@
-import type { SimulatedCallOutcome, SimulatedSmsOutcome } from '@leadhook/config';
-
 /**
  * The messaging provider interface (docs/operations.md, "Messaging provider"): the playbook worker sends SMS
  * and places calls only through it. The default implementation is the simulation
@@ -14,18 +12,57 @@ import type { SimulatedCallOutcome, SimulatedSmsOutcome } from '@leadhook/config
 export const PROVIDER_NAMES = ['simulation'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
-/** What became of an SMS. `undeliverable`: the number cannot receive SMS at all. */
-export type SmsStatus = SimulatedSmsOutcome;
+/**
+ * What became of an SMS. `queued`: the carrier accepted it and its fate comes
+ * later by status callback; `undeliverable`: the number cannot receive SMS at
+ * all; `opted_out`: the carrier refuses to text this recipient, who unsubscribed
+ * (Twilio's 21610).
+ */
+export type SmsStatus = 'queued' | 'delivered' | 'failed' | 'undeliverable' | 'opted_out';
 /** What became of a call. `undeliverable`: the number cannot be called at all. */
-export type CallStatus = SimulatedCallOutcome;
+export type CallStatus = 'queued' | 'answered' | 'voicemail' | 'failed' | 'undeliverable';
 
-export const SMS_STATUSES: readonly SmsStatus[] = ['delivered', 'failed', 'undeliverable'];
+export const SMS_STATUSES: readonly SmsStatus[] = [
+  'queued',
+  'delivered',
+  'failed',
+  'undeliverable',
+  'opted_out',
+];
 export const CALL_STATUSES: readonly CallStatus[] = [
+  'queued',
   'answered',
   'voicemail',
   'failed',
   'undeliverable',
 ];
+
+/**
+ * The carrier refused the request for now (429, 5xx) and sent nothing: the step
+ * is tried again after a delay (PROVIDER_RETRY_SCHEDULE), not recorded as sent.
+ */
+export class ProviderUnavailableError extends Error {
+  constructor(
+    message: string,
+    /** The carrier's Retry-After, when it gave one. */
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ProviderUnavailableError';
+  }
+}
+
+/**
+ * The carrier refused our credentials (Twilio's 20003): nothing can be sent until
+ * an operator fixes the settings, so the worker stops taking steps rather than
+ * let every lead burn its steps on a misconfiguration.
+ */
+export class ProviderCredentialsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProviderCredentialsError';
+  }
+}
 
 /** Whom a message is about: kept with the provider's record, never sent to the carrier. */
 export interface MessageRef {

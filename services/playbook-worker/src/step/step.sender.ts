@@ -40,7 +40,7 @@ export async function sendStep(
       body: renderTemplate(step.template ?? '', template),
     });
     const data = { step: index, provider_message_id: sent.providerMessageId };
-    if (sent.status !== 'undeliverable') {
+    if (sent.status !== 'undeliverable' && sent.status !== 'opted_out') {
       add('event', ctx.smsSentBefore ? 'message_sent' : 'first_message_sent', data);
     }
     const then = statusActivity({ channel: 'sms', status: sent.status });
