@@ -470,7 +470,7 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('API_INTERNAL_PORT: must differ from API_PORT');
   }
   // Read (and checked) whatever the provider: a typo is found before the switch.
-  const twilio = readTwilio(env, read);
+  const twilio = readTwilio(read);
   if (config.provider === 'twilio') {
     for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const) {
       if ((env[name] ?? '') === '') problems.push(`${name}: required when PROVIDER=twilio`);
@@ -503,7 +503,6 @@ function webhookSecret(text: string): string | null {
 
 /** The Twilio settings, each checked when given (PROVIDER=twilio requires some: loadConfig). */
 function readTwilio(
-  env: Env,
   read: <T>(name: SettingName, parse: (text: string) => T) => T,
 ): TwilioSettings {
   return {
