@@ -502,9 +502,7 @@ function webhookSecret(text: string): string | null {
 }
 
 /** The Twilio settings, each checked when given (PROVIDER=twilio requires some: loadConfig). */
-function readTwilio(
-  read: <T>(name: SettingName, parse: (text: string) => T) => T,
-): TwilioSettings {
+function readTwilio(read: <T>(name: SettingName, parse: (text: string) => T) => T): TwilioSettings {
   return {
     accountSid: read('TWILIO_ACCOUNT_SID', optional(sid('AC'))) ?? '',
     authToken: read('TWILIO_AUTH_TOKEN', optional(authToken)) ?? '',
