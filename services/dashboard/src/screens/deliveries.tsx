@@ -4,8 +4,7 @@ import type { Schema } from '../api/client';
 import { apiErrorText } from '../api/errors';
 import { ErrorMessage, Screen } from '../components';
 import { useApi } from '../session';
-import { fieldProblems } from '../ui/api-errors';
-import { FieldError, invalidProps } from '../ui/form-errors';
+import { FieldError, fieldProblems, invalidProps } from '../ui/form-errors';
 import { formatTime } from '../ui/format';
 import '../ui/ui.css';
 
