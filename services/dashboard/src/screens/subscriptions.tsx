@@ -6,7 +6,7 @@ import { ErrorMessage } from '../components';
 import { useApi } from '../session';
 import { ConfirmButton } from '../ui/confirm';
 import { FieldError, type FormErrors, formErrorsOf, invalidProps } from '../ui/form-errors';
-import { formatTime } from '../ui/format';
+import { formatDateTime } from '../ui/format';
 import '../ui/ui.css';
 import { CopyButton } from '../ui/copy-button';
 
@@ -298,7 +298,7 @@ function SubscriptionItem({
         <dd>
           {subscription.enabled
             ? subscription.failing_since
-              ? `Enabled, failing since ${formatTime(subscription.failing_since)}`
+              ? `Enabled, failing since ${formatDateTime(subscription.failing_since)}`
               : 'Enabled'
             : `Disabled${subscription.disabled_reason ? ` (${subscription.disabled_reason})` : ''}`}
         </dd>
