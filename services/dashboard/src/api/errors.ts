@@ -2,7 +2,8 @@ import type { Schema } from './client';
 
 type ErrorEnvelope = Schema<'Error'>;
 
-function isEnvelope(body: unknown): body is ErrorEnvelope {
+/** The API's error envelope (`{ error: { code, message, details } }`). */
+export function isErrorEnvelope(body: unknown): body is ErrorEnvelope {
   if (typeof body !== 'object' || body === null || !('error' in body)) return false;
   const error = (body as { error: unknown }).error;
   return typeof error === 'object' && error !== null && 'message' in error;
@@ -23,7 +24,7 @@ export function apiErrorText(cause: unknown, response?: Response): string {
   if (response.status === 429) {
     return 'Too many requests for now. Wait a few seconds and try again.';
   }
-  const message = isEnvelope(cause) ? cause.error.message : undefined;
+  const message = isErrorEnvelope(cause) ? cause.error.message : undefined;
   if (message) return message;
   if (response.status >= 500) {
     return `The API failed to answer (status ${response.status}). Try again in a moment.`;

@@ -4,9 +4,8 @@ import type { Schema } from '../api/client';
 import { apiErrorText } from '../api/errors';
 import { ErrorMessage, Screen } from '../components';
 import { useApi } from '../session';
-import { fieldProblems } from '../ui/api-errors';
-import { FieldError, invalidProps } from '../ui/form-errors';
-import { formatTime } from '../ui/format';
+import { FieldError, fieldProblems, invalidProps } from '../ui/form-errors';
+import { formatDateTime } from '../ui/format';
 import '../ui/ui.css';
 
 type Delivery = Schema<'Delivery'>;
@@ -256,11 +255,11 @@ function DeliveryItem({
           <code>{delivery.activity_id}</code>
         </dd>
         <dt>Created</dt>
-        <dd>{formatTime(delivery.created_at)}</dd>
+        <dd>{formatDateTime(delivery.created_at)}</dd>
         {delivery.next_attempt_at && (
           <>
             <dt>Next try</dt>
-            <dd>{formatTime(delivery.next_attempt_at)}</dd>
+            <dd>{formatDateTime(delivery.next_attempt_at)}</dd>
           </>
         )}
         {delivery.waiting_for && (
@@ -292,7 +291,7 @@ function DeliveryItem({
           <tbody>
             {delivery.attempts.map((attempt) => (
               <tr key={attempt.id}>
-                <td>{formatTime(attempt.attempted_at)}</td>
+                <td>{formatDateTime(attempt.attempted_at)}</td>
                 <td>{attempt.status_code ?? 'no answer'}</td>
                 <td>{attempt.duration_ms} ms</td>
                 <td>{attempt.error ?? ''}</td>

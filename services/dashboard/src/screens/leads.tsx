@@ -6,7 +6,7 @@ import { ErrorMessage, Screen } from '../components';
 import '../ui/screens.css';
 import { everyPage } from '../api/pages';
 import { useApi } from '../session';
-import { fieldProblems } from '../ui/api-errors';
+import { fieldProblems } from '../ui/form-errors';
 import { formatDateTime, labelInWords } from '../ui/format';
 
 type Lead = Schema<'LeadList'>['data'][number];

@@ -6,7 +6,7 @@ import { ErrorMessage, Screen } from '../components';
 import { useApi } from '../session';
 import { ConfirmButton } from '../ui/confirm';
 import { FieldError, type FormErrors, formErrorsOf, invalidProps } from '../ui/form-errors';
-import { formatDelay, formatTime } from '../ui/format';
+import { formatDateTime, formatDelay } from '../ui/format';
 import { SubscriptionsSection } from './subscriptions';
 import '../ui/ui.css';
 import { TEMPLATE_PLACEHOLDERS } from '../ui/placeholders';
@@ -90,7 +90,7 @@ export function PlaybooksScreen() {
                   <Link href={`/playbooks/${playbook.id}`}>{playbook.name}</Link>
                 </td>
                 <td>{stepsSummary(playbook.steps)}</td>
-                <td>{formatTime(playbook.created_at)}</td>
+                <td>{formatDateTime(playbook.created_at)}</td>
               </tr>
             ))}
           </tbody>

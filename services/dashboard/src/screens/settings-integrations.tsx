@@ -4,7 +4,9 @@ import { apiErrorText } from '../api/errors';
 import { ErrorMessage, Screen } from '../components';
 import '../ui/screens.css';
 import { API_KEY_STORAGE_KEY, useSession } from '../session';
-import { fieldProblems } from '../ui/api-errors';
+import { CopyButton } from '../ui/copy-button';
+import { ConfirmDialog } from '../ui/dialog';
+import { fieldProblems } from '../ui/form-errors';
 import { formatDateTime } from '../ui/format';
 
 type ApiKey = Schema<'ApiKey'>;
@@ -21,21 +23,9 @@ function signedInKey(): string {
 
 /** The new key, once: it lives in this component's state only, so a reload forgets it. */
 function ShownOnce({ created, onDone }: { created: NewKey; onDone(): void }) {
-  const [copied, setCopied] = useState<string>();
   const field = useRef<HTMLInputElement>(null);
   const panel = useRef<HTMLElement>(null);
   useEffect(() => panel.current?.focus(), []);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(created.api_key);
-      setCopied('Copied to the clipboard.');
-    } catch {
-      // No clipboard permission: select it for Ctrl+C instead.
-      field.current?.select();
-      setCopied('The key is selected: press Ctrl+C (⌘C) to copy it.');
-    }
-  }
 
   return (
     <section class="key-panel" aria-labelledby="new-key-title" tabIndex={-1} ref={panel}>
@@ -56,13 +46,13 @@ function ShownOnce({ created, onDone }: { created: NewKey; onDone(): void }) {
           autocomplete="off"
           onFocus={(e) => e.currentTarget.select()}
         />
-        <button type="button" onClick={copy}>
-          Copy
-        </button>
+        <CopyButton
+          text={created.api_key}
+          what="the API key"
+          select={() => field.current?.select()}
+          primary
+        />
       </div>
-      <p aria-live="polite" class="help">
-        {copied ?? ''}
-      </p>
       <button type="button" class="button-secondary" onClick={onDone}>
         Done
       </button>
@@ -139,7 +129,7 @@ function CreateKeyForm({ onCreated }: { onCreated(key: NewKey): void }) {
   );
 }
 
-/** The confirmation before DELETE /account/api_keys/{id}: a modal <dialog>, Escape cancels. */
+/** The confirmation before DELETE /account/api_keys/{id} (Cancel is focused: Enter does not revoke). */
 function RevokeDialog({
   apiKey,
   own,
@@ -152,48 +142,27 @@ function RevokeDialog({
   onRevoked(): void;
 }) {
   const { api } = useSession();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const cancel = useRef<HTMLButtonElement>(null);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    // The safe choice first: Enter does not revoke by accident.
-    cancel.current?.focus();
-    return () => element?.close();
-  }, []);
-
-  async function revoke() {
-    setBusy(true);
-    setError(undefined);
+  async function revoke(): Promise<string | undefined> {
     try {
       const { error: failure, response } = await api.DELETE('/account/api_keys/{id}', {
         params: { path: { id: apiKey.id } },
       });
-      if (response.ok || response.status === 404) onRevoked();
-      else setError(apiErrorText(failure, response));
+      if (!response.ok && response.status !== 404) return apiErrorText(failure, response);
+      onRevoked();
+      return undefined;
     } catch (cause) {
-      setError(apiErrorText(cause));
-    } finally {
-      setBusy(false);
+      return apiErrorText(cause);
     }
   }
-
   return (
-    <dialog
-      ref={dialog}
-      class="confirm-dialog"
-      aria-labelledby="revoke-title"
-      aria-describedby="revoke-what"
-      onCancel={(event) => {
-        event.preventDefault();
-        onCancel();
-      }}
+    <ConfirmDialog
+      title={`Revoke the API key “${apiKey.name}”?`}
+      confirmLabel={own ? 'Revoke and sign out' : 'Revoke key'}
+      danger
+      onConfirm={revoke}
+      onClose={onCancel}
     >
-      <h2 id="revoke-title">Revoke the API key “{apiKey.name}”?</h2>
-      <p id="revoke-what">
+      <p>
         The key starting <code>{apiKey.prefix}</code> stops working at once: everything using it
         gets “unauthorized” (401) from its next request on. This cannot be undone.
       </p>
@@ -203,16 +172,7 @@ function RevokeDialog({
           out; you will need another key of this account to sign in again.
         </p>
       ) : null}
-      {error ? <ErrorMessage>{error}</ErrorMessage> : null}
-      <div class="actions">
-        <button type="button" class="button-danger" onClick={revoke} disabled={busy}>
-          {busy ? 'Revoking…' : own ? 'Revoke and sign out' : 'Revoke key'}
-        </button>
-        <button type="button" class="button-secondary" onClick={onCancel} ref={cancel}>
-          Cancel
-        </button>
-      </div>
-    </dialog>
+    </ConfirmDialog>
   );
 }
 

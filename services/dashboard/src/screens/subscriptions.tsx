@@ -6,8 +6,9 @@ import { ErrorMessage } from '../components';
 import { useApi } from '../session';
 import { ConfirmButton } from '../ui/confirm';
 import { FieldError, type FormErrors, formErrorsOf, invalidProps } from '../ui/form-errors';
-import { formatTime } from '../ui/format';
+import { formatDateTime } from '../ui/format';
 import '../ui/ui.css';
+import { CopyButton } from '../ui/copy-button';
 
 type Subscription = Schema<'Subscription'>;
 type CatalogEntry = Schema<'ActivityCatalog'>['data'][number];
@@ -184,25 +185,17 @@ function SecretPanel({
   rotated: boolean;
   onDone: () => void;
 }) {
-  const [copied, setCopied] = useState<string>();
   const box = useRef<HTMLElement>(null);
   const value = useRef<HTMLElement>(null);
   useEffect(() => {
     box.current?.focus();
   }, [secret]);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied('Copied to the clipboard.');
-    } catch {
-      // No clipboard (permission refused): select the text for Ctrl+C.
-      const range = document.createRange();
-      if (value.current) range.selectNodeContents(value.current);
-      const selection = window.getSelection();
-      selection?.removeAllRanges();
-      selection?.addRange(range);
-      setCopied('The secret is selected: press Ctrl+C (⌘C) to copy it.');
-    }
+  const select = () => {
+    const range = document.createRange();
+    if (value.current) range.selectNodeContents(value.current);
+    const selection = window.getSelection();
+    selection?.removeAllRanges();
+    selection?.addRange(range);
   };
   return (
     <section class="secret" tabIndex={-1} ref={box} aria-labelledby="secret-heading">
@@ -220,14 +213,11 @@ function SecretPanel({
         {rotated && ' The previous secret keeps signing too for 24 hours.'}
       </p>
       <div class="actions">
-        <button type="button" onClick={() => void copy()}>
-          Copy
-        </button>
+        <CopyButton text={secret} what="the signing secret" select={select} primary />
         <button type="button" class="secondary" onClick={onDone}>
           I have stored it
         </button>
       </div>
-      <p role="status">{copied}</p>
     </section>
   );
 }
@@ -308,7 +298,7 @@ function SubscriptionItem({
         <dd>
           {subscription.enabled
             ? subscription.failing_since
-              ? `Enabled, failing since ${formatTime(subscription.failing_since)}`
+              ? `Enabled, failing since ${formatDateTime(subscription.failing_since)}`
               : 'Enabled'
             : `Disabled${subscription.disabled_reason ? ` (${subscription.disabled_reason})` : ''}`}
         </dd>
@@ -353,7 +343,6 @@ function SubscriptionItem({
           label="Delete"
           question={`Delete the subscription of ${subscription.url}?`}
           confirmLabel="Yes, delete it"
-          busy={busy}
           onConfirm={() => act(() => api.DELETE('/subscriptions/{id}', path))}
         />
       </div>

@@ -1,62 +1,42 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import { ConfirmDialog } from './dialog';
 
 /**
- * A destructive action asked twice: the button opens a question with the
- * confirming button (focused) and Cancel, which gives focus back.
+ * A destructive action asked twice: the button opens ConfirmDialog (the modal
+ * question with Cancel, focused, and the confirming button). The screen shows
+ * what went wrong itself, so the dialog closes once `onConfirm` is done.
  */
 export function ConfirmButton({
   label,
   question,
   confirmLabel,
   onConfirm,
-  busy = false,
 }: {
   label: string;
   question: string;
   confirmLabel: string;
   onConfirm: () => void | Promise<void>;
-  busy?: boolean;
 }) {
   const [asking, setAsking] = useState(false);
-  const confirm = useRef<HTMLButtonElement>(null);
-  const opener = useRef<HTMLButtonElement>(null);
-  const cancelled = useRef(false);
-  useEffect(() => {
-    if (asking) confirm.current?.focus();
-    else if (cancelled.current) {
-      cancelled.current = false;
-      opener.current?.focus();
-    }
-  }, [asking]);
-  if (!asking) {
-    return (
-      <button type="button" class="danger" ref={opener} onClick={() => setAsking(true)}>
+  return (
+    <>
+      <button type="button" class="danger" onClick={() => setAsking(true)}>
         {label}
       </button>
-    );
-  }
-  return (
-    <fieldset class="confirm">
-      <legend>{question}</legend>
-      <button
-        type="button"
-        class="danger"
-        ref={confirm}
-        disabled={busy}
-        onClick={() => void onConfirm()}
-      >
-        {confirmLabel}
-      </button>{' '}
-      <button
-        type="button"
-        class="secondary"
-        onClick={() => {
-          cancelled.current = true;
-          setAsking(false);
-        }}
-      >
-        Cancel
-      </button>
-    </fieldset>
+      {asking ? (
+        <ConfirmDialog
+          title={question}
+          confirmLabel={confirmLabel}
+          danger
+          onConfirm={async () => {
+            await onConfirm();
+            return undefined;
+          }}
+          onClose={() => setAsking(false)}
+        >
+          <p>This cannot be undone.</p>
+        </ConfirmDialog>
+      ) : null}
+    </>
   );
 }

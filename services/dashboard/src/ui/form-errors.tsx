@@ -1,8 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import type { Schema } from '../api/client';
-import { apiErrorText } from '../api/errors';
-
-type ErrorEnvelope = Schema<'Error'>;
+import { apiErrorText, isErrorEnvelope } from '../api/errors';
 
 /**
  * A failed call split for a form: the words for each field the API named
@@ -12,12 +9,6 @@ type ErrorEnvelope = Schema<'Error'>;
 export interface FormErrors {
   fields: Record<string, string>;
   summary: string;
-}
-
-function isEnvelope(body: unknown): body is ErrorEnvelope {
-  if (typeof body !== 'object' || body === null || !('error' in body)) return false;
-  const error = (body as { error: unknown }).error;
-  return typeof error === 'object' && error !== null && 'details' in error;
 }
 
 /**
@@ -33,7 +24,7 @@ export function formErrorsOf(
 ): FormErrors {
   const fields: Record<string, string> = {};
   const loose: string[] = [];
-  if (response && isEnvelope(cause)) {
+  if (response && isErrorEnvelope(cause)) {
     for (const detail of cause.error.details ?? []) {
       const label = detail.field === null ? undefined : labelOf(detail.field);
       if (detail.field !== null && label !== undefined) {
@@ -50,6 +41,21 @@ export function formErrorsOf(
   }
   const summary = [apiErrorText(cause, response), ...loose].join(' ');
   return { fields, summary };
+}
+
+/**
+ * The API's per-field problems (`error.details[]` of a 422) by field, in the
+ * API's words, for a screen that shows each next to its field (a filter bar);
+ * the problems of no field under ''. A form with labels uses formErrorsOf.
+ */
+export function fieldProblems(cause: unknown): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (!isErrorEnvelope(cause)) return problems;
+  for (const detail of cause.error.details ?? []) {
+    const field = detail.field ?? '';
+    problems[field] = problems[field] ? `${problems[field]} ${detail.message}` : detail.message;
+  }
+  return problems;
 }
 
 /** The id of a field's error text, for aria-describedby. */

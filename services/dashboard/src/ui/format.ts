@@ -149,13 +149,6 @@ export function deferralInWords(data: Record<string, unknown>, occurredAt: strin
   return { summary, reason };
 }
 
-/** A time of the API (ISO 8601, UTC) in the reader's own zone and words. */
-export function formatTime(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
-}
-
 /** A step's delay in words: "at once", "5 minutes", "1 day 2 hours". */
 export function formatDelay(seconds: number): string {
   if (seconds === 0) return 'at once';

@@ -5,6 +5,7 @@ import { apiErrorText } from '../api/errors';
 import { ErrorMessage } from '../components';
 import { useApi } from '../session';
 import { Modal } from './dialog';
+import { FieldError, formErrorsOf, invalidProps } from './form-errors';
 import { PLAYBOOKS_PATH, SOURCE_TYPE_LABELS, type SourceType } from './sources';
 
 type Playbook = Schema<'PlaybookList'>['data'][number];
@@ -17,44 +18,11 @@ const LABELS: Record<FormField, string> = {
   playbook_id: 'Playbook',
 };
 
-/**
- * A 422's details as words beside the form's fields: the API's message with the
- * field's label for its name ("Name is too long (at most 200)."); details about
- * anything else go in `other`.
- */
-export function fieldErrors(error: Schema<'Error'>): {
-  fields: Partial<Record<FormField, string>>;
-  other: string[];
-} {
-  const fields: Partial<Record<FormField, string>> = {};
-  const other: string[] = [];
-  for (const detail of error.error.details) {
-    const field = detail.field as FormField | null;
-    if (field !== null && field in LABELS) {
-      const message = detail.message.startsWith(field)
-        ? `${LABELS[field]}${detail.message.slice(field.length)}`
-        : detail.message;
-      fields[field] = fields[field] ? `${fields[field]} ${message}` : message;
-    } else {
-      other.push(detail.message);
-    }
-  }
-  return { fields, other };
-}
-
 const FIELD_IDS: Record<FormField, string> = {
   name: 'new-source-name',
   source_type: 'new-source-type',
   playbook_id: 'new-source-playbook',
 };
-
-function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? (
-    <p id={id} class="error field-error">
-      {message}
-    </p>
-  ) : null;
-}
 
 /**
  * "New marketing source": Name, Source type and Playbook; Save creates it with
@@ -75,7 +43,7 @@ export function NewSourceDialog({
   const [sourceType, setSourceType] = useState<SourceType>('vendor');
   const [playbookId, setPlaybookId] = useState('');
   const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<Partial<Record<FormField, string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [error, setError] = useState<string>();
   const chosenPlaybook = playbookId || playbooks?.[0]?.id || '';
 
@@ -108,14 +76,14 @@ export function NewSourceDialog({
         return;
       }
       if (response.status === 422 && failure) {
-        const { fields, other } = fieldErrors(failure);
+        const { fields, summary } = formErrorsOf(failure, response, (field) =>
+          field in LABELS ? LABELS[field as FormField] : undefined,
+        );
         setErrors(fields);
         setError(
-          other.length > 0
-            ? other.join(' ')
-            : Object.keys(fields).length > 0
-              ? 'The marketing source was not saved: correct the fields marked below.'
-              : apiErrorText(failure, response),
+          Object.keys(fields).length > 0
+            ? `The marketing source was not saved: correct the fields marked below. ${summary}`
+            : summary,
         );
       } else {
         setErrors({});
@@ -127,9 +95,8 @@ export function NewSourceDialog({
     setBusy(false);
   };
 
-  const describedBy = (field: FormField, help?: string) =>
-    [help, errors[field] ? `new-source-${field}-error` : undefined].filter(Boolean).join(' ') ||
-    undefined;
+  const fieldProps = (field: FormField, help?: string) =>
+    invalidProps(FIELD_IDS[field], errors[field], help);
 
   if (playbooks !== undefined && playbooks.length === 0) {
     return (
@@ -154,26 +121,22 @@ export function NewSourceDialog({
         {error ? <ErrorMessage>{error}</ErrorMessage> : null}
         <label for="new-source-name">Name</label>
         <input
-          id="new-source-name"
+          {...fieldProps('name', 'new-source-name-help')}
           value={name}
           autofocus
           autocomplete="off"
           aria-required="true"
-          aria-invalid={errors.name ? 'true' : undefined}
-          aria-describedby={describedBy('name', 'new-source-name-help')}
           onInput={(event) => setName(event.currentTarget.value)}
         />
         <p id="new-source-name-help" class="help">
           The seller, form or campaign, as you call it (up to 200 characters).
         </p>
-        <FieldError id="new-source-name-error" message={errors.name} />
+        <FieldError id={FIELD_IDS.name}>{errors.name}</FieldError>
 
         <label for="new-source-type">Source type</label>
         <select
-          id="new-source-type"
+          {...fieldProps('source_type')}
           value={sourceType}
-          aria-invalid={errors.source_type ? 'true' : undefined}
-          aria-describedby={describedBy('source_type')}
           onChange={(event) => setSourceType(event.currentTarget.value as SourceType)}
         >
           {(Object.keys(SOURCE_TYPE_LABELS) as SourceType[]).map((type) => (
@@ -182,15 +145,13 @@ export function NewSourceDialog({
             </option>
           ))}
         </select>
-        <FieldError id="new-source-source_type-error" message={errors.source_type} />
+        <FieldError id={FIELD_IDS.source_type}>{errors.source_type}</FieldError>
 
         <label for="new-source-playbook">Playbook</label>
         <select
-          id="new-source-playbook"
+          {...fieldProps('playbook_id', 'new-source-playbook-help')}
           value={chosenPlaybook}
           disabled={playbooks === undefined}
-          aria-invalid={errors.playbook_id ? 'true' : undefined}
-          aria-describedby={describedBy('playbook_id', 'new-source-playbook-help')}
           onChange={(event) => setPlaybookId(event.currentTarget.value)}
         >
           {playbooks === undefined ? <option value="">Loading the playbooks…</option> : null}
@@ -203,7 +164,7 @@ export function NewSourceDialog({
         <p id="new-source-playbook-help" class="help">
           What happens to each lead this source sends.
         </p>
-        <FieldError id="new-source-playbook_id-error" message={errors.playbook_id} />
+        <FieldError id={FIELD_IDS.playbook_id}>{errors.playbook_id}</FieldError>
 
         <div class="dialog-actions">
           <button type="button" class="secondary" onClick={onClose}>
