@@ -109,17 +109,20 @@ async function leadOfReply(
   return leadByPhone(pool, e164);
 }
 
-/** The lead of the newest message or call to `phone` (index provider_messages_provider_to_created_at_idx). */
+/**
+ * The lead of the newest message or call to a phone ($2) through a provider
+ * ($1): a walk down index provider_messages_provider_to_created_at_idx that
+ * stops at its first row (inbound.plans.test.ts).
+ */
+export const LEAD_LAST_MESSAGED_SQL = `SELECT lead_id FROM provider_messages
+  WHERE provider = $1 AND "to" = $2 ORDER BY created_at DESC, id DESC LIMIT 1`;
+
 async function leadLastMessaged(
   pool: Pool,
   provider: string,
   phone: string,
 ): Promise<string | null> {
-  const { rows } = await pool.query<{ lead_id: string }>(
-    `SELECT lead_id FROM provider_messages WHERE provider = $1 AND "to" = $2
-      ORDER BY created_at DESC, id DESC LIMIT 1`,
-    [provider, phone],
-  );
+  const { rows } = await pool.query<{ lead_id: string }>(LEAD_LAST_MESSAGED_SQL, [provider, phone]);
   return rows[0]?.lead_id ?? null;
 }
 
