@@ -40,14 +40,17 @@ export type InboundResult =
   | { kind: 'lead_not_found' };
 
 /**
- * Records a reply as message_received. By phone, the lead is the newest one with
- * that number and an active play, else the newest one with that number.
+ * Records a reply as message_received. By phone, a carrier's reply goes to the
+ * lead this deployment last messaged at that number through that carrier (a
+ * phone can be a lead of several accounts, and the reply answers our last
+ * message); without such a message, to the newest lead with that number and an
+ * active play, else the newest one with that number.
  */
 export async function receiveInbound(
   deps: ProviderHookDeps,
   message: InboundMessage,
 ): Promise<InboundResult> {
-  const leadId = 'leadId' in message ? message.leadId : await leadByPhone(deps.pool, message.phone);
+  const leadId = 'leadId' in message ? message.leadId : await leadOfReply(deps.pool, message);
   if (leadId === null) return { kind: 'lead_not_found' };
   const result = await inTransaction(deps.pool, async (client): Promise<InboundResult> => {
     if (message.carrier) {
@@ -58,7 +61,14 @@ export async function receiveInbound(
          ON CONFLICT (provider, message_id) DO NOTHING`,
         [message.carrier.provider, message.carrier.messageId, leadId],
       );
-      if (claimed.rowCount === 0) return { kind: 'duplicate', leadId };
+      if (claimed.rowCount === 0) {
+        // The lead the first delivery went to, whatever was sent since.
+        const first = await client.query<{ lead_id: string }>(
+          'SELECT lead_id FROM provider_inbound WHERE provider = $1 AND message_id = $2',
+          [message.carrier.provider, message.carrier.messageId],
+        );
+        return { kind: 'duplicate', leadId: first.rows[0]?.lead_id ?? leadId };
+      }
     }
     const recorded = await recordActivity(pgRunner(client), {
       leadId,
@@ -87,8 +97,36 @@ export async function receiveInbound(
 /** The lead was deleted between its lookup and the recording. */
 class LeadVanished extends Error {}
 
-async function leadByPhone(pool: Pool, phone: string): Promise<string | null> {
-  const e164 = toE164(phone) ?? phone;
+async function leadOfReply(
+  pool: Pool,
+  message: { phone: string; carrier?: { provider: string } },
+): Promise<string | null> {
+  const e164 = toE164(message.phone) ?? message.phone;
+  if (message.carrier) {
+    const messaged = await leadLastMessaged(pool, message.carrier.provider, e164);
+    if (messaged !== null) return messaged;
+  }
+  return leadByPhone(pool, e164);
+}
+
+/**
+ * The lead of the newest message or call to a phone ($2) through a provider
+ * ($1): a walk down index provider_messages_provider_to_created_at_idx that
+ * stops at its first row (inbound.plans.test.ts).
+ */
+export const LEAD_LAST_MESSAGED_SQL = `SELECT lead_id FROM provider_messages
+  WHERE provider = $1 AND "to" = $2 ORDER BY created_at DESC, id DESC LIMIT 1`;
+
+async function leadLastMessaged(
+  pool: Pool,
+  provider: string,
+  phone: string,
+): Promise<string | null> {
+  const { rows } = await pool.query<{ lead_id: string }>(LEAD_LAST_MESSAGED_SQL, [provider, phone]);
+  return rows[0]?.lead_id ?? null;
+}
+
+async function leadByPhone(pool: Pool, e164: string): Promise<string | null> {
   const { rows } = await pool.query<{ id: string }>(
     `SELECT l.id FROM leads l LEFT JOIN enrollments e ON e.lead_id = l.id
       WHERE l.phone = $1
@@ -159,6 +197,86 @@ export async function receiveStatusCallback(
       label: activity.label,
       enrollmentId: message.enrollment_id,
       data: { step: message.step, provider_message_id: message.id, status: parsed.status },
+    });
+    return {
+      kind: 'recorded',
+      activities: recorded.kind === 'recorded' ? recorded.activities : [],
+    };
+  });
+  if (result.kind === 'recorded') announce(deps.queues, deps.logger, result.activities);
+  return result;
+}
+
+/** A carrier's status callback, named by the carrier's own id of the message or call. */
+export type CarrierStatus = {
+  /** The provider that holds the message (provider_messages.provider). */
+  provider: string;
+  /** The carrier's id (provider_messages.carrier_id): Twilio's MessageSid or CallSid. */
+  carrierId: string;
+  /** The carrier's error code, kept with the message (Twilio's ErrorCode). */
+  errorCode: string | null;
+} & ({ channel: 'sms'; status: SmsStatus | null } | { channel: 'call'; status: CallStatus | null });
+
+export type CarrierStatusResult =
+  | { kind: 'recorded'; activities: RecordedActivity[] }
+  | { kind: 'unchanged' }
+  | { kind: 'message_not_found' };
+
+/** A message or call the carrier has not told its fate yet. */
+const PENDING_STATUSES = new Set(['sending', 'queued']);
+
+/**
+ * A carrier's status callback (docs/operations.md, "Twilio's callbacks"): the
+ * first final status of a message or call (status not null) is its status,
+ * with the activity statusActivity makes of it. The carrier retries and
+ * reorders its callbacks: a message that already has a final status keeps it
+ * (a late `sent` or a second `delivered` changes nothing), and a progress
+ * report (status null) never changes a row. Rows are locked, so two copies of
+ * one callback record it once.
+ *
+ * A message is found only once the sender recorded the carrier's id: a row
+ * still `sending` (the worker stopped between the carrier's answer and its
+ * write) is message_not_found here, and the step's reconcile adopts it later.
+ */
+export async function receiveCarrierStatus(
+  deps: ProviderHookDeps,
+  callback: CarrierStatus,
+): Promise<CarrierStatusResult> {
+  const result = await inTransaction(deps.pool, async (client): Promise<CarrierStatusResult> => {
+    const { rows } = await client.query<LockedMessage>(
+      `SELECT id, lead_id, enrollment_id, step, channel, status
+         FROM provider_messages WHERE provider = $1 AND carrier_id = $2 FOR UPDATE`,
+      [callback.provider, callback.carrierId],
+    );
+    const message = rows[0];
+    if (!message) return { kind: 'message_not_found' };
+    if (callback.status === null || message.channel !== callback.channel) {
+      return { kind: 'unchanged' };
+    }
+    if (!PENDING_STATUSES.has(message.status)) return { kind: 'unchanged' };
+    await client.query(
+      `UPDATE provider_messages
+          SET status = $2, error_code = coalesce($3, error_code), updated_at = now()
+        WHERE id = $1`,
+      [message.id, callback.status, callback.errorCode],
+    );
+    const activity = statusActivity(
+      callback.channel === 'sms'
+        ? { channel: 'sms', status: callback.status }
+        : { channel: 'call', status: callback.status },
+    );
+    if (!activity) return { kind: 'recorded', activities: [] };
+    const recorded = await recordActivity(pgRunner(client), {
+      leadId: message.lead_id,
+      type: activity.type,
+      label: activity.label,
+      enrollmentId: message.enrollment_id,
+      data: {
+        step: message.step,
+        provider_message_id: message.id,
+        status: callback.status,
+        ...(callback.errorCode === null ? {} : { error_code: callback.errorCode }),
+      },
     });
     return {
       kind: 'recorded',

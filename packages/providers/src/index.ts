@@ -1,11 +1,13 @@
 export type {
+  CarrierStatus,
+  CarrierStatusResult,
   InboundMessage,
   InboundResult,
   ProviderHookDeps,
   StatusCallback,
   StatusCallbackResult,
 } from './inbound.js';
-export { receiveInbound, receiveStatusCallback } from './inbound.js';
+export { receiveCarrierStatus, receiveInbound, receiveStatusCallback } from './inbound.js';
 export type {
   CallResult,
   CallStatus,
@@ -30,3 +32,17 @@ export type { StatusActivity } from './provider-activities.js';
 export { statusActivity } from './provider-activities.js';
 export type { SimulationProviderOptions } from './simulation.provider.js';
 export { SimulationProvider } from './simulation.provider.js';
+export type {
+  TwilioParams,
+  TwilioSignedRequest,
+  TwilioStatusReport,
+} from './twilio-callbacks.js';
+export {
+  EMPTY_TWIML,
+  isTwilioSignatureValid,
+  TWILIO_UNDELIVERABLE_SMS,
+  TWILIO_UNSUBSCRIBED,
+  twilioParam,
+  twilioParams,
+  twilioStatusReport,
+} from './twilio-callbacks.js';

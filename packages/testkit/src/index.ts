@@ -70,6 +70,13 @@ export {
 } from './settings.js';
 export { type Answer, type ReceivedRequest, Subscriber } from './subscriber.js';
 export { SMS_SMS_CALL_UNANSWERED } from './timelines.js';
+export {
+  postTwilioCallback,
+  type TwilioCallback,
+  type TwilioCallbackAnswer,
+  type TwilioCallbackParams,
+  twilioSignature,
+} from './twilio-callback.js';
 export { useHarness, useTestDatabase } from './use-harness.js';
 export { closedPort, freePort, type WaitOptions, waitFor } from './wait.js';
 export { type StartedWorker, type TestWorker, useTestWorkers } from './workers.js';

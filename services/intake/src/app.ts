@@ -28,6 +28,7 @@ import express, {
 import type { Redis } from 'ioredis';
 import { intakeLogFields, intakeRoutes, noteAnswer, sendNotFound } from './intake.routes.js';
 import { providerHookRoutes } from './provider-hooks.routes.js';
+import { twilioHookRoutes } from './twilio-hooks.routes.js';
 
 export interface IntakeOptions {
   /** The base of post URLs. Not needed to route: intake answers its path on any host. */
@@ -46,6 +47,11 @@ export interface IntakeOptions {
   redisKeyPrefix?: string;
   /** PROVIDER_WEBHOOK_SECRET: serves the provider's signed hooks; null or absent: off (404). */
   providerWebhookSecret?: string | null;
+  /**
+   * TWILIO_AUTH_TOKEN when PROVIDER=twilio: serves Twilio's callbacks, signed
+   * with it over publicBaseUrl + path; null or absent: off (404).
+   */
+  twilioAuthToken?: string | null;
 }
 
 export interface IntakeDeps {
@@ -127,6 +133,16 @@ export function createApp(deps: IntakeDeps): Express {
       ...(options.publicBaseUrl === undefined ? {} : { publicBaseUrl: options.publicBaseUrl }),
     }),
   );
+  if (options.twilioAuthToken) {
+    app.use(
+      twilioHookRoutes({
+        ...deps,
+        authToken: options.twilioAuthToken,
+        maxBodyBytes: options.maxBodyBytes,
+        ...(options.publicBaseUrl === undefined ? {} : { publicBaseUrl: options.publicBaseUrl }),
+      }),
+    );
+  }
   if (options.providerWebhookSecret) {
     app.use(
       providerHookRoutes({

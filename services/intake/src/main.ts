@@ -51,6 +51,7 @@ const app = createApp({
     trustProxy: config.trustProxy,
     redisKeyPrefix: config.queuePrefix,
     providerWebhookSecret: config.providerWebhookSecret,
+    twilioAuthToken: config.twilio?.authToken ?? null,
   },
   health: publicHealthRoutes(readiness),
 });
