@@ -6,6 +6,7 @@ export type {
   StatusCallbackResult,
 } from './inbound.js';
 export { receiveInbound, receiveStatusCallback } from './inbound.js';
+export { OPT_OUT_INSTRUCTION, withOptOutInstruction } from './opt-out.js';
 export type {
   CallResult,
   CallStatus,
@@ -13,6 +14,8 @@ export type {
   MessagingProvider,
   PlaceCallRequest,
   ProviderName,
+  SendFailure,
+  SendFailureReason,
   SendSmsRequest,
   SmsResult,
   SmsStatus,
@@ -30,3 +33,5 @@ export type { StatusActivity } from './provider-activities.js';
 export { statusActivity } from './provider-activities.js';
 export type { SimulationProviderOptions } from './simulation.provider.js';
 export { SimulationProvider } from './simulation.provider.js';
+export type { TwilioProviderOptions } from './twilio/twilio.provider.js';
+export { TwilioProvider } from './twilio/twilio.provider.js';

@@ -26,7 +26,9 @@ export interface StepMetrics {
  * are the queue's mechanics: debug (docs/operations.md, "Logs").
  */
 export function stepLogLevel(result: StepResult): 'info' | 'debug' {
-  if (result.kind === 'ran') return 'info';
+  // A carrier's refusal puts a lead's step off: news (refused credentials are
+  // logged once as an error by the component instead).
+  if (result.kind === 'ran' || result.kind === 'retry') return 'info';
   if (result.kind === 'deferred') return result.recorded ? 'info' : 'debug';
   return 'debug';
 }
@@ -50,13 +52,20 @@ export function stepProcessor(deps: PlaybookDeps, logger: Logger, metrics: StepM
     }
     metrics.steps.inc({ type: 'unknown', result: result.kind });
     logger[stepLogLevel(result)](
-      result.kind === 'skipped' ? { ...fields, reason: result.reason } : fields,
+      result.kind === 'skipped'
+        ? { ...fields, reason: result.reason }
+        : result.kind === 'retry'
+          ? { ...fields, attempts: result.attempts, retry_at: result.until.toISOString() }
+          : fields,
       'playbook step',
     );
-    if ((result.kind === 'deferred' || result.kind === 'not_due') && token) {
+    if (result.kind === 'credentials_refused') deps.onCredentialsRefused();
+    if (result.kind !== 'skipped' && token) {
       // The same job waits for the new due time, still holding the step's work
       // key (a reconciler's add is dropped): BullMQ's "move to delayed" pattern.
-      const at = result.kind === 'deferred' ? result.until : result.dueAt;
+      // A step the carrier could not take yet waits the same way (its claim was
+      // rolled back).
+      const at = result.kind === 'not_due' ? result.dueAt : result.until;
       const delayMs = Math.max(0, at.getTime() - deps.now().getTime());
       await job.moveToDelayed(Date.now() + delayMs, token);
       throw new DelayedError();
