@@ -17,7 +17,7 @@ export type FakeTwilioResource = 'message' | 'call';
 
 /**
  * A scripted answer to a creating POST:
- * - `accept`: 201 with the new resource; `then` fires right after the answer was
+ * - `accept`: 201 with the new resource; `afterAnswer` fires right after the answer was
  *   written (a test kills the caller there);
  * - `error`: Twilio's error document with `status` and `code` (21610, 21211,
  *   21614, 20429…), nothing created;
@@ -26,7 +26,7 @@ export type FakeTwilioResource = 'message' | 'call';
  * - `drop`: the connection is cut, nothing created.
  */
 export type FakeTwilioAnswer =
-  | { kind: 'accept'; then?: (created: FakeTwilioRecord) => void }
+  | { kind: 'accept'; afterAnswer?: (created: FakeTwilioRecord) => void }
   | { kind: 'error'; status: number; code?: number; retryAfterSeconds?: number }
   | { kind: 'accept_and_drop' }
   | { kind: 'drop' };
@@ -201,7 +201,7 @@ export class FakeTwilio {
     const { form: _form, createdAt: _at, ...document } = created;
     res.statusCode = 201;
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify(document), () => answer.then?.(created));
+    res.end(JSON.stringify(document), () => answer.afterAnswer?.(created));
     return [null, null];
   }
 

@@ -100,6 +100,7 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
         now: options.now ?? (() => new Date()),
         provider: options.provider?.(db) ?? providerOf(config, db, pool, logger),
         providerRetryScheduleMs: config.providerRetryScheduleMs,
+        credentialsRefused: () => credentialsRefused,
         onCredentialsRefused: () => {
           if (credentialsRefused) return;
           credentialsRefused = true;
@@ -107,7 +108,8 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
             { provider: deps.provider.name },
             'the provider refused the credentials: no step is taken until they are fixed and the worker restarted',
           );
-          // Stop taking jobs; those running finish (theirs come back later too).
+          // Stop taking jobs; those running finish (theirs come back later too),
+          // and a job fetched before the pause is handed back (step.job.ts).
           for (const worker of workers) void worker.pause(true).catch(() => {});
         },
       };

@@ -24,6 +24,8 @@ export interface PlaybookDeps {
    * steps and reports unready (playbook.component.ts).
    */
   onCredentialsRefused: () => void;
+  /** Whether it has been (the step job then takes no step: step.job.ts). */
+  credentialsRefused: () => boolean;
   /** The clock every scheduling decision reads (tests inject a fixed instant). */
   now: () => Date;
 }

@@ -37,6 +37,14 @@ export function stepProcessor(deps: PlaybookDeps, logger: Logger, metrics: StepM
   return async (job: Job<StepPayload>, token?: string): Promise<void> => {
     const started = Date.now();
     const payload = payloadOf('playbook-step', job);
+    if (deps.credentialsRefused() && token) {
+      // The provider refused our credentials: no step is claimed until a worker
+      // with good ones takes this job (the BullMQ worker is paused too, but a
+      // job it was already fetching still arrives here).
+      const delayMs = deps.providerRetryScheduleMs[0] ?? 30_000;
+      await job.moveToDelayed(Date.now() + delayMs, token);
+      throw new DelayedError();
+    }
     const result = await runStep(deps, payload);
     const fields = {
       enrollment_id: payload.enrollment_id,

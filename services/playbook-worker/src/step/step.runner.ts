@@ -170,26 +170,26 @@ export async function runStep(deps: PlaybookDeps, payload: StepPayload): Promise
   };
 }
 
-/** How long a step waits after the carrier refused our credentials: an operator must act. */
-export const CREDENTIALS_RETRY_MS = 5 * 60_000;
-
 /**
  * A provider error, after the step's transaction rolled its claim back: a
  * carrier that sent nothing for now (429/5xx, ProviderUnavailableError) gets
  * the step again after PROVIDER_RETRY_SCHEDULE's delay for this try (or the
- * carrier's Retry-After, if longer); refused credentials put it off (the
- * worker stops taking steps, step.job.ts). Anything else is the job's failure.
+ * carrier's Retry-After, if longer); refused credentials put it off by the
+ * first delay (the worker stops taking steps, step.job.ts, and a worker
+ * restarted with good credentials takes it). Anything else is the job's failure.
  */
 function tryLater(
   deps: PlaybookDeps,
   err: unknown,
   now: Date,
 ): Extract<StepResult, { kind: 'retry' | 'credentials_refused' }> {
+  const schedule = deps.providerRetryScheduleMs;
   if (err instanceof ProviderCredentialsError) {
-    return { kind: 'credentials_refused', until: new Date(now.getTime() + CREDENTIALS_RETRY_MS) };
+    // Back soon after a restart with good credentials; this worker takes no more.
+    const delayMs = schedule[0] ?? DEFAULT_RETRY_MS;
+    return { kind: 'credentials_refused', until: new Date(now.getTime() + delayMs) };
   }
   if (!(err instanceof ProviderUnavailableError)) throw err;
-  const schedule = deps.providerRetryScheduleMs;
   const index = Math.min(Math.max(err.attempts, 1), schedule.length) - 1;
   const delayMs = Math.max(schedule[index] ?? DEFAULT_RETRY_MS, err.retryAfterMs ?? 0);
   return { kind: 'retry', until: new Date(now.getTime() + delayMs), attempts: err.attempts };
