@@ -1,7 +1,6 @@
 import type { TwilioSettings } from '@leadhook/config';
 import { newId, type Pool } from '@leadhook/db';
 import type { Logger } from '@leadhook/observability';
-import twilio from 'twilio';
 import {
   type CallResult,
   type CallStatus,
@@ -106,7 +105,7 @@ export class TwilioProvider implements MessagingProvider {
     const form: Record<string, string> = {
       To: request.to,
       From: from ?? '',
-      Twiml: twiml(script),
+      Twiml: await twiml(script),
       // A machine gets the script after its greeting's beep (voicemail); a
       // person hears it at once (answered): AnsweredBy in the status callback.
       MachineDetection: 'DetectMessageEnd',
@@ -361,8 +360,14 @@ export class TwilioProvider implements MessagingProvider {
   }
 }
 
-/** The TwiML of a call: the script said (by Twilio's text-to-speech), or a silent hang-up. */
-function twiml(script: string | null): string {
+/**
+ * The TwiML of a call: the script said (by Twilio's text-to-speech), or a
+ * silent hang-up. twilio is loaded on the first call only: every process that
+ * imports this package (intake, the api) would otherwise load the whole SDK at
+ * start, which only a call needs.
+ */
+async function twiml(script: string | null): Promise<string> {
+  const { default: twilio } = await import('twilio');
   const response = new twilio.twiml.VoiceResponse();
   if (script !== null && script.trim() !== '') response.say(script);
   else response.hangup();
