@@ -54,7 +54,9 @@ describe('pnpm start (the built supervisor)', () => {
     const supervisor = spawnCollecting(process.execPath, [SUPERVISOR], env);
 
     for (const port of operatorPorts(ports)) {
-      expect(await waitForAllChecks(port)).toEqual({ postgres: 'ok', redis: 'ok' });
+      // The playbook worker also reports whether the provider took its credentials.
+      const own = port === ports.PLAYBOOK_WORKER_PORT ? { provider_credentials: 'ok' } : {};
+      expect(await waitForAllChecks(port)).toEqual({ postgres: 'ok', redis: 'ok', ...own });
       const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
       expect(metrics).toContain('leadhook_process_cpu_user_seconds_total');
     }

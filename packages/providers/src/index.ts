@@ -8,6 +8,7 @@ export type {
   StatusCallbackResult,
 } from './inbound.js';
 export { receiveCarrierStatus, receiveInbound, receiveStatusCallback } from './inbound.js';
+export { OPT_OUT_INSTRUCTION, withOptOutInstruction } from './opt-out.js';
 export type {
   CallResult,
   CallStatus,
@@ -15,6 +16,8 @@ export type {
   MessagingProvider,
   PlaceCallRequest,
   ProviderName,
+  SendFailure,
+  SendFailureReason,
   SendSmsRequest,
   SmsResult,
   SmsStatus,
@@ -32,6 +35,8 @@ export type { StatusActivity } from './provider-activities.js';
 export { statusActivity } from './provider-activities.js';
 export type { SimulationProviderOptions } from './simulation.provider.js';
 export { SimulationProvider } from './simulation.provider.js';
+export type { TwilioProviderOptions } from './twilio/twilio.provider.js';
+export { TwilioProvider } from './twilio/twilio.provider.js';
 export type {
   TwilioParams,
   TwilioSignedRequest,

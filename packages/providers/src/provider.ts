@@ -46,6 +46,8 @@ export class ProviderUnavailableError extends Error {
     message: string,
     /** The carrier's Retry-After, when it gave one. */
     readonly retryAfterMs: number | null = null,
+    /** Sends tried for this step so far, this one included (the retry schedule's index). */
+    readonly attempts = 1,
   ) {
     super(message);
     this.name = 'ProviderUnavailableError';
@@ -92,16 +94,46 @@ export interface PlaceCallRequest {
   ref: MessageRef;
 }
 
+/**
+ * Why a send is `failed` without anything known to have reached the lead:
+ * `provider_unavailable`: the carrier kept answering 429/5xx until the retry
+ * schedule ran out; `send_unconfirmed`: a send whose answer was lost and that
+ * the carrier does not list (never sent again blindly); `carrier_rejected`: the
+ * carrier refused the request for another reason (its error code says which);
+ * `no_from_number`: a call with no number to call from.
+ */
+export type SendFailureReason =
+  | 'provider_unavailable'
+  | 'send_unconfirmed'
+  | 'carrier_rejected'
+  | 'no_from_number';
+
+/** A send that did not happen (status `failed`): the step records why. */
+export interface SendFailure {
+  reason: SendFailureReason;
+  /** The carrier's error code of its last answer, when it gave one. */
+  errorCode: string | null;
+}
+
 export interface SmsResult {
   status: SmsStatus;
   providerMessageId: string;
+  /** Set when nothing was sent: no first_message_sent, only message_failed. */
+  failure?: SendFailure;
 }
 
 export interface CallResult {
   status: CallStatus;
   providerMessageId: string;
+  /** Set when no call was placed. */
+  failure?: SendFailure;
 }
 
+/**
+ * A messaging provider. Its calls may throw ProviderUnavailableError (try the
+ * step again later) or ProviderCredentialsError (stop taking steps); either way
+ * nothing was sent.
+ */
 export interface MessagingProvider {
   readonly name: string;
   sendSms(request: SendSmsRequest): Promise<SmsResult>;

@@ -35,6 +35,14 @@ export {
   type TestSourceRow,
 } from './factories.js';
 export {
+  FakeTwilio,
+  type FakeTwilioAnswer,
+  type FakeTwilioOptions,
+  type FakeTwilioRecord,
+  type FakeTwilioRequest,
+  type FakeTwilioResource,
+} from './fake-twilio.js';
+export {
   bodyWith,
   type FieldPath,
   type HostileBody,

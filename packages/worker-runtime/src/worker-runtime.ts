@@ -10,6 +10,7 @@ import {
   listen,
   type Metrics,
   operatorApp,
+  type ReadinessCheck,
   runProcess,
   zeroedCounter,
 } from '@leadhook/observability';
@@ -52,6 +53,11 @@ export interface WorkerContext {
  */
 export interface WorkerComponent {
   readonly name: string;
+  /**
+   * Checks of its own that /readyz runs besides PostgreSQL's and Redis's, by
+   * name (the playbook worker's `provider_credentials`).
+   */
+  readonly readinessChecks?: Record<string, ReadinessCheck>;
   /** Registers the metrics it reads at scrape time, once, as the runtime is created. */
   registerMetrics?(registry: Registry, pool: Pool): void;
   start(context: WorkerContext): Promise<void> | void;
@@ -204,6 +210,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
     checks: {
       postgres: () => pool.query('SELECT 1'),
       redis: () => redis.ping(),
+      ...Object.assign({}, ...components.map((c) => c.readinessChecks ?? {})),
     },
   });
   const server: Server = createHttpServer(app, config.http, logger);

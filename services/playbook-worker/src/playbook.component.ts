@@ -1,7 +1,9 @@
 import { ActivityRecorder } from '@leadhook/activities';
+import type { Config } from '@leadhook/config';
 import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
+import type { Logger } from '@leadhook/observability';
 import { zeroedCounter } from '@leadhook/observability';
-import { type MessagingProvider, SimulationProvider } from '@leadhook/providers';
+import { type MessagingProvider, SimulationProvider, TwilioProvider } from '@leadhook/providers';
 import { createWorkerRedis, PeriodicTask, payloadOf } from '@leadhook/queue';
 import {
   logQueueWorkerEvents,
@@ -23,7 +25,7 @@ import type { StepPayload } from './step/step.runner.js';
 export interface PlaybookComponentOptions {
   /** The clock of every scheduling decision; tests inject a fixed instant. */
   now?: () => Date;
-  /** Builds the provider; default the simulation with the configured outcomes. */
+  /** Builds the provider; default the one PROVIDER names (providerOf). */
   provider?: (prisma: PrismaClient) => MessagingProvider;
   /** How often the reconciler looks for due plays (ms). Default RECONCILE_INTERVAL_MS. */
   reconcileIntervalMs?: number;
@@ -64,10 +66,17 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
   let reconciler: PeriodicTask | undefined;
   let stopped = false;
   let cancelPending: (() => void) | undefined;
+  let credentialsRefused = false;
 
   return {
     name: 'playbook',
     registerMetrics: registerOldestDueStepGauge,
+    readinessChecks: {
+      // docs/operations.md, "Twilio": refused credentials make the worker unready until restarted with good ones.
+      provider_credentials: async () => {
+        if (credentialsRefused) throw new Error('the provider refused the credentials');
+      },
+    },
     async start(ctx: WorkerContext) {
       const { config, logger, metrics, queues } = ctx;
       // Prisma serves the reconciler and the recorder (tests); the hot path has
@@ -89,18 +98,24 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
         logger,
         contactHours: config.contactHours,
         now: options.now ?? (() => new Date()),
-        provider:
-          options.provider?.(db) ??
-          new SimulationProvider({
-            prisma: db,
-            pool,
-            sms: config.providerSimulationSmsOutcome,
-            call: config.providerSimulationCallOutcome,
-          }),
+        provider: options.provider?.(db) ?? providerOf(config, db, pool, logger),
+        providerRetryScheduleMs: config.providerRetryScheduleMs,
+        credentialsRefused: () => credentialsRefused,
+        onCredentialsRefused: () => {
+          if (credentialsRefused) return;
+          credentialsRefused = true;
+          logger.error(
+            { provider: deps.provider.name },
+            'the provider refused the credentials: no step is taken until they are fixed and the worker restarted',
+          );
+          // Stop taking jobs; those running finish (theirs come back later too),
+          // and a job fetched before the pause is handed back (step.job.ts).
+          for (const worker of workers) void worker.pause(true).catch(() => {});
+        },
       };
       const steps = new Counter({
         name: 'leadhook_playbook_steps_total',
-        help: 'Playbook step jobs, by step type and result (a provider status, deferred, not_due or skipped)',
+        help: 'Playbook step jobs, by step type and result (a provider status, deferred, not_due, skipped, retry or credentials_refused)',
         labelNames: ['type', 'result'] as const,
         registers: [metrics.registry],
       });
@@ -240,6 +255,34 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
       else closing.catch(() => {});
     },
   };
+}
+
+/**
+ * The provider PROVIDER names (docs/operations.md, "Messaging provider"): the
+ * simulation with its configured outcomes, or Twilio. Its records are written
+ * through the step's own pool, outside the step's transaction.
+ */
+function providerOf(
+  config: Config,
+  prisma: PrismaClient,
+  pool: Pool,
+  logger: Logger,
+): MessagingProvider {
+  if (config.provider === 'twilio' && config.twilio) {
+    return new TwilioProvider({
+      pool,
+      settings: config.twilio,
+      publicBaseUrl: config.publicBaseUrl,
+      maxAttempts: config.providerRetryScheduleMs.length + 1,
+      logger,
+    });
+  }
+  return new SimulationProvider({
+    prisma,
+    pool,
+    sms: config.providerSimulationSmsOutcome,
+    call: config.providerSimulationCallOutcome,
+  });
 }
 
 /** Resolves when `signal` aborts (at once if it has). */

@@ -17,6 +17,15 @@ export interface PlaybookDeps {
   provider: MessagingProvider;
   /** CONTACT_HOURS: the default local window, narrowed by state rules. */
   contactHours: ContactHours;
+  /** PROVIDER_RETRY_SCHEDULE: the waits before a step's send is tried again after a 429/5xx. */
+  providerRetryScheduleMs: readonly number[];
+  /**
+   * Called when the provider refused the credentials: the worker stops taking
+   * steps and reports unready (playbook.component.ts).
+   */
+  onCredentialsRefused: () => void;
+  /** Whether it has been (the step job then takes no step: step.job.ts). */
+  credentialsRefused: () => boolean;
   /** The clock every scheduling decision reads (tests inject a fixed instant). */
   now: () => Date;
 }

@@ -38,7 +38,7 @@ describe('a lead from enrollment to its outcome', () => {
       [1, 'sms', 'delivered', phone],
       [2, 'call', 'voicemail', phone],
     ]);
-    expect(messages[0]?.body).toBe('Hi Ana (ext-7)');
+    expect(messages[0]?.body).toBe('Hi Ana (ext-7) Reply STOP to opt out.');
     expect(messages[1]?.body).toBe('Still there, Ana?');
     // The second SMS waited its 1 s after the first step (whose provider record is
     // written a little after the step's clock read, hence not the full second).

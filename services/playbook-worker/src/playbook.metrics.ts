@@ -21,6 +21,8 @@ export const STEP_NOT_RUN_RESULTS = [
   'deferred',
   'not_due',
   'skipped',
+  'retry',
+  'credentials_refused',
 ] as const satisfies readonly Exclude<StepResult['kind'], 'ran'>[];
 
 /**

@@ -37,7 +37,7 @@ async function startWorker(env: Record<string, string> = {}) {
 }
 
 describe('playbook-worker', () => {
-  it('answers /healthz, /readyz (PostgreSQL and Redis up) and /metrics', async () => {
+  it('answers /healthz, /readyz (PostgreSQL and Redis up, the provider credentials not refused) and /metrics', async () => {
     const { http } = await startWorker();
     const health = await http.get('/healthz');
     expect(health.status).toBe(200);
@@ -47,7 +47,10 @@ describe('playbook-worker', () => {
       const res = await http.get('/readyz');
       return res.status === 200 ? res : undefined;
     });
-    expect(ready.body).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
+    expect(ready.body).toEqual({
+      status: 'ok',
+      checks: { postgres: 'ok', redis: 'ok', provider_credentials: 'ok' },
+    });
 
     const metrics = await http.get('/metrics');
     expect(metrics.status).toBe(200);
@@ -64,7 +67,7 @@ describe('playbook-worker', () => {
     expect(ready.status).toBe(503);
     expect(ready.body).toEqual({
       status: 'unavailable',
-      checks: { postgres: 'ok', redis: 'unavailable' },
+      checks: { postgres: 'ok', redis: 'unavailable', provider_credentials: 'ok' },
     });
   });
 

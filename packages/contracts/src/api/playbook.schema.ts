@@ -10,7 +10,7 @@ import { namedResourceSchema, nameSchema } from './common.schema.js';
  */
 export const TEMPLATE_PLACEHOLDERS: readonly string[] = [...LEAD_FIELD_NAMES, 'external_id'];
 
-const TEMPLATE_DESCRIPTION = `The SMS text (required for sms) or the call script (optional for call). \`{{name}}\` inserts the lead's value (spaces inside the braces are allowed). The names are: ${TEMPLATE_PLACEHOLDERS.map((name) => `\`${name}\``).join(', ')}. Any other name, an extra field the seller sent included, is refused with 422 \`unknown_placeholder\`, and a \`{{\` or \`}}\` that closes no placeholder with 422 \`invalid_template\`. A value the lead lacks (external_id when the seller sent none) renders empty.`;
+const TEMPLATE_DESCRIPTION = `The SMS text (required for sms) or the call script (optional for call). \`{{name}}\` inserts the lead's value (spaces inside the braces are allowed). The names are: ${TEMPLATE_PLACEHOLDERS.map((name) => `\`${name}\``).join(', ')}. Any other name, an extra field the seller sent included, is refused with 422 \`unknown_placeholder\`, and a \`{{\` or \`}}\` that closes no placeholder with 422 \`invalid_template\`. A value the lead lacks (external_id when the seller sent none) renders empty. A play's first SMS ends with \`Reply STOP to opt out.\` (after a space) unless its text already contains \`STOP\` in capitals: carriers require the first message to a recipient to say how to opt out; count those 23 characters in a first SMS near a carrier's length limit (Twilio's is 1600).`;
 
 /**
  * One step of a playbook (docs/api.md, "Playbooks"). A template is required for sms and optional

@@ -26,7 +26,9 @@ export interface StepMetrics {
  * are the queue's mechanics: debug (docs/operations.md, "Logs").
  */
 export function stepLogLevel(result: StepResult): 'info' | 'debug' {
-  if (result.kind === 'ran') return 'info';
+  // A carrier's refusal puts a lead's step off: news (refused credentials are
+  // logged once as an error by the component instead).
+  if (result.kind === 'ran' || result.kind === 'retry') return 'info';
   if (result.kind === 'deferred') return result.recorded ? 'info' : 'debug';
   return 'debug';
 }
@@ -35,6 +37,14 @@ export function stepProcessor(deps: PlaybookDeps, logger: Logger, metrics: StepM
   return async (job: Job<StepPayload>, token?: string): Promise<void> => {
     const started = Date.now();
     const payload = payloadOf('playbook-step', job);
+    if (deps.credentialsRefused() && token) {
+      // The provider refused our credentials: no step is claimed until a worker
+      // with good ones takes this job (the BullMQ worker is paused too, but a
+      // job it was already fetching still arrives here).
+      const delayMs = deps.providerRetryScheduleMs[0] ?? 30_000;
+      await job.moveToDelayed(Date.now() + delayMs, token);
+      throw new DelayedError();
+    }
     const result = await runStep(deps, payload);
     const fields = {
       enrollment_id: payload.enrollment_id,
@@ -50,13 +60,20 @@ export function stepProcessor(deps: PlaybookDeps, logger: Logger, metrics: StepM
     }
     metrics.steps.inc({ type: 'unknown', result: result.kind });
     logger[stepLogLevel(result)](
-      result.kind === 'skipped' ? { ...fields, reason: result.reason } : fields,
+      result.kind === 'skipped'
+        ? { ...fields, reason: result.reason }
+        : result.kind === 'retry'
+          ? { ...fields, attempts: result.attempts, retry_at: result.until.toISOString() }
+          : fields,
       'playbook step',
     );
-    if ((result.kind === 'deferred' || result.kind === 'not_due') && token) {
+    if (result.kind === 'credentials_refused') deps.onCredentialsRefused();
+    if (result.kind !== 'skipped' && token) {
       // The same job waits for the new due time, still holding the step's work
       // key (a reconciler's add is dropped): BullMQ's "move to delayed" pattern.
-      const at = result.kind === 'deferred' ? result.until : result.dueAt;
+      // A step the carrier could not take yet waits the same way (its claim was
+      // rolled back).
+      const at = result.kind === 'not_due' ? result.dueAt : result.until;
       const delayMs = Math.max(0, at.getTime() - deps.now().getTime());
       await job.moveToDelayed(Date.now() + delayMs, token);
       throw new DelayedError();

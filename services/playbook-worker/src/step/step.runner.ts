@@ -9,6 +9,7 @@ import {
 } from '@leadhook/activities';
 import { checkContactWindow } from '@leadhook/contact-window';
 import type { JobPayloads, PlaybookStep } from '@leadhook/contracts';
+import { ProviderCredentialsError, ProviderUnavailableError } from '@leadhook/providers';
 import { DUE_TOLERANCE_MS, type PlaybookDeps, scheduleStep } from '../playbook.deps.js';
 import { parseSteps } from '../steps.js';
 import { claimStep, deferStep, readPlay, recordStep } from './step.queries.js';
@@ -24,6 +25,10 @@ export type StepResult =
     }
   | { kind: 'not_due'; dueAt: Date }
   | { kind: 'deferred'; until: Date; recorded: boolean }
+  /** The carrier answered 429/5xx and sent nothing: the step is tried again at `until`. */
+  | { kind: 'retry'; until: Date; attempts: number }
+  /** The carrier refused the credentials: nothing ran, the step comes back at `until`. */
+  | { kind: 'credentials_refused'; until: Date }
   | {
       kind: 'ran';
       type: PlaybookStep['type'] | 'none';
@@ -93,6 +98,7 @@ export async function runStep(deps: PlaybookDeps, payload: StepPayload): Promise
       };
 
   // Not claimed (another worker ran the step): the transaction changed nothing.
+  // A provider error rolls the claim back: the step is not taken (tryLater).
   const outcome = await inTransaction(pool, async (client) => {
     const claimed = await claimStep(client, {
       enrollmentId: payload.enrollment_id,
@@ -135,8 +141,11 @@ export async function runStep(deps: PlaybookDeps, payload: StepPayload): Promise
       ids: activityIds(2 * sent.activities.length + 2),
     });
     return { kind: 'ran' as const, status: sent.status, rows };
-  });
+  }).catch((err: unknown) => tryLater(deps, err, now));
 
+  if (outcome && (outcome.kind === 'retry' || outcome.kind === 'credentials_refused')) {
+    return outcome;
+  }
   if (!outcome) return { kind: 'skipped', reason: 'claimed_elsewhere' };
   if (outcome.kind === 'do_not_contact') {
     announce(deps.queues, deps.logger, outcome.activities);
@@ -160,6 +169,38 @@ export async function runStep(deps: PlaybookDeps, payload: StepPayload): Promise
     next,
   };
 }
+
+/**
+ * A provider error, after the step's transaction rolled its claim back: a
+ * carrier that sent nothing for now (429/5xx, ProviderUnavailableError) gets
+ * the step again after PROVIDER_RETRY_SCHEDULE's delay for this try (or the
+ * carrier's Retry-After, if longer); refused credentials put it off by the
+ * first delay (the worker stops taking steps, step.job.ts, and a worker
+ * restarted with good credentials takes it). Anything else is the job's failure.
+ */
+function tryLater(
+  deps: PlaybookDeps,
+  err: unknown,
+  now: Date,
+): Extract<StepResult, { kind: 'retry' | 'credentials_refused' }> {
+  const schedule = deps.providerRetryScheduleMs;
+  if (err instanceof ProviderCredentialsError) {
+    // Back soon after a restart with good credentials; this worker takes no more.
+    const delayMs = schedule[0] ?? DEFAULT_RETRY_MS;
+    return { kind: 'credentials_refused', until: new Date(now.getTime() + delayMs) };
+  }
+  if (!(err instanceof ProviderUnavailableError)) throw err;
+  const index = Math.min(Math.max(err.attempts, 1), schedule.length) - 1;
+  const delayMs = Math.max(schedule[index] ?? DEFAULT_RETRY_MS, err.retryAfterMs ?? 0);
+  return { kind: 'retry', until: new Date(now.getTime() + delayMs), attempts: err.attempts };
+}
+
+/**
+ * The wait after a provider error when PROVIDER_RETRY_SCHEDULE is `none` (the
+ * provider then gives up at once, except on a send whose answer was lost: that
+ * one is looked up on the next try).
+ */
+const DEFAULT_RETRY_MS = 30_000;
 
 /**
  * Outside the contact window: the step waits for it to open (playbook_step_defer:

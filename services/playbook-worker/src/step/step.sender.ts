@@ -1,6 +1,6 @@
 import { catalogNote } from '@leadhook/activities';
 import type { PlaybookStep } from '@leadhook/contracts';
-import { statusActivity } from '@leadhook/providers';
+import { type SendFailure, statusActivity, withOptOutInstruction } from '@leadhook/providers';
 import type { PlaybookDeps } from '../playbook.deps.js';
 import { renderTemplate } from '../template.js';
 import type { PlayRow, StepActivity } from './step.queries.js';
@@ -17,7 +17,10 @@ export interface SendContext {
 /**
  * Sends the step through the provider, with an idempotency key of the step (a
  * retried step gets the first message back, the lead is not texted twice);
- * answers what it became and the activities to record.
+ * answers what it became and the activities to record. A play's first SMS
+ * carries the opt-out instruction (docs/api.md, "Playbooks"). A send that did
+ * not happen (the provider's `failure`) records only message_failed, or a
+ * failed call_attempted, with its reason.
  */
 export async function sendStep(
   deps: Pick<PlaybookDeps, 'provider'>,
@@ -37,9 +40,16 @@ export async function sendStep(
   if (step.type === 'sms') {
     const sent = await deps.provider.sendSms({
       ...request,
-      body: renderTemplate(step.template ?? '', template),
+      body: withOptOutInstruction(
+        renderTemplate(step.template ?? '', template),
+        !ctx.smsSentBefore,
+      ),
     });
     const data = { step: index, provider_message_id: sent.providerMessageId };
+    if (sent.failure) {
+      add('event', 'message_failed', { ...data, channel: 'sms', ...failureData(sent.failure) });
+      return { status: sent.status, activities };
+    }
     if (sent.status !== 'undeliverable' && sent.status !== 'opted_out') {
       add('event', ctx.smsSentBefore ? 'message_sent' : 'first_message_sent', data);
     }
@@ -52,10 +62,22 @@ export async function sendStep(
     script: step.template === undefined ? null : renderTemplate(step.template, template),
   });
   const data = { step: index, provider_message_id: placed.providerMessageId };
+  if (placed.failure) {
+    add('event', 'call_attempted', { ...data, status: 'failed', ...failureData(placed.failure) });
+    return { status: placed.status, activities };
+  }
   if (placed.status !== 'undeliverable') {
     add('event', 'call_attempted', { ...data, status: placed.status });
   }
   const then = statusActivity({ channel: 'call', status: placed.status });
   if (then) add(then.type, then.label, { ...data, channel: 'call' });
   return { status: placed.status, activities };
+}
+
+/** An unsent step's data: why, and the carrier's error code when it gave one. */
+function failureData(failure: SendFailure): Record<string, unknown> {
+  return {
+    reason: failure.reason,
+    ...(failure.errorCode === null ? {} : { error_code: failure.errorCode }),
+  };
 }

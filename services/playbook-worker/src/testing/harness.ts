@@ -23,6 +23,8 @@ import { createWorker } from '../worker.js';
 export interface RunningWorker {
   runtime: WorkerRuntime;
   handle: PlaybookHandle;
+  /** Where its /readyz and /metrics are. */
+  port: number;
 }
 
 export type StepDef = StepSpec;
@@ -76,11 +78,11 @@ export class Harness {
       },
     });
     this.workers.push(runtime);
-    await runtime.start();
+    const { port } = await runtime.start();
     if (!handle) throw new Error('the playbook component did not start');
     // Producers fail fast: let the connection come up before a test enqueues.
     await waitFor(async () => runtime.redis.status === 'ready');
-    return { runtime, handle };
+    return { runtime, handle, port };
   }
 
   async stopWorkers(): Promise<void> {
