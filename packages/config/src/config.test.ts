@@ -104,6 +104,13 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads DATABASE_READ_URL as optional: unset (or empty) is null, everything on the primary', () => {
+    expect(loadConfig({}).databaseReadUrl).toBeNull();
+    expect(loadConfig({ DATABASE_READ_URL: '' }).databaseReadUrl).toBeNull();
+    const replica = 'postgresql://leadhook:pw@replica.example:5432/leadhook';
+    expect(loadConfig({ DATABASE_READ_URL: replica }).databaseReadUrl).toBe(replica);
+  });
+
   it('trims a trailing slash from PUBLIC_BASE_URL', () => {
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://in.example.com/' }).publicBaseUrl).toBe(
       'https://in.example.com',

@@ -57,6 +57,12 @@ export interface HttpServerSettings {
 
 export interface Config {
   readonly databaseUrl: string;
+  /**
+   * DATABASE_READ_URL: a streaming replica of DATABASE_URL's database; the api
+   * sends its heavy reads there (docs/operations.md, "Scaling"). Null (unset):
+   * everything on the primary.
+   */
+  readonly databaseReadUrl: string | null;
   readonly redisUrl: string;
   readonly publicBaseUrl: string;
   readonly intakePort: number;
@@ -304,6 +310,7 @@ function queuePrefix(text: string): string {
  */
 export const SETTING_DEFAULTS = {
   DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/leadhook',
+  DATABASE_READ_URL: '',
   REDIS_URL: 'redis://127.0.0.1:6379',
   PUBLIC_BASE_URL: 'http://localhost:3000',
   INTAKE_PORT: '3000',
@@ -370,6 +377,7 @@ export const SETTING_NAMES: readonly SettingName[] = Object.freeze(
  */
 export const SECRET_SETTING_NAMES: readonly SettingName[] = Object.freeze([
   'DATABASE_URL',
+  'DATABASE_READ_URL',
   'REDIS_URL',
   'PROVIDER_WEBHOOK_SECRET',
   'TWILIO_AUTH_TOKEN',
@@ -397,6 +405,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   let config: Config = {
     databaseUrl: read('DATABASE_URL', url(['postgresql:', 'postgres:'])),
+    databaseReadUrl: read('DATABASE_READ_URL', optional(url(['postgresql:', 'postgres:']))),
     redisUrl: read('REDIS_URL', url(['redis:', 'rediss:'])),
     publicBaseUrl: read('PUBLIC_BASE_URL', (t) => url(['http:', 'https:'])(t).replace(/\/+$/, '')),
     intakePort: read('INTAKE_PORT', port),

@@ -58,6 +58,18 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 /**
+ * The driver adapter's own kinds for the same (Prisma 7's DriverAdapterError,
+ * kept under a known request error's meta.driverAdapterError, e.g. a raw query's
+ * P2010 when nothing listens).
+ */
+const UNAVAILABLE_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+]);
+
+/**
  * True for errors that mean "PostgreSQL cannot be reached right now" (as opposed
  * to a bug or a constraint): the caller answers 503 and the client retries.
  */
@@ -76,7 +88,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     // Prisma's driver-adapter errors keep the driver's error under cause / originalCode.
     const original = (e as { originalCode?: unknown }).originalCode;
     if (typeof original === 'string' && UNAVAILABLE_CODES.has(original)) return true;
-    e = cause;
+    const { kind, meta } = e as { kind?: unknown; meta?: { driverAdapterError?: unknown } };
+    if (typeof kind === 'string' && UNAVAILABLE_KINDS.has(kind)) return true;
+    e = cause ?? meta?.driverAdapterError;
   }
   return false;
 }

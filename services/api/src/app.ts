@@ -81,7 +81,14 @@ const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000;
 const DEFAULT_DUPLICATE_WINDOW_DAYS = 30;
 
 export interface ApiDeps {
+  /** The primary (DATABASE_URL): every write, and every read but readPrisma's. */
   prisma: PrismaClient;
+  /**
+   * A client on the read replica (DATABASE_READ_URL), for the routes declared
+   * replicaRead only: stats, the lists of leads, sources and playbooks, the
+   * delivery log (docs/operations.md, "Scaling"). Unset: they read the primary.
+   */
+  readPrisma?: PrismaClient;
   /**
    * A plain pg pool for intake's own SQL (packages/intake-core): the leads
    * POST /marketing_sources/{id}/leads creates take intake's path.
@@ -213,9 +220,13 @@ export function apiRouter(deps: ApiDeps): Router {
       apiKeyIdOf(res),
     ),
   );
+  // The routes declared replicaRead get the replica's context when one is set;
+  // the rest, every write among them, the primary's.
+  const { readPrisma } = deps;
   mountRoutes(router, accountRoutes, deps.prisma);
-  mountRoutes(router, playbooksRoutes, deps.prisma);
-  mountRoutes(router, sourcesRoutes, { prisma: deps.prisma, publicBaseUrl });
+  mountRoutes(router, playbooksRoutes, deps.prisma, readPrisma);
+  const sources = { prisma: deps.prisma, publicBaseUrl };
+  mountRoutes(router, sourcesRoutes, sources, readPrisma && { ...sources, prisma: readPrisma });
   mountRoutes(router, sourceLeadsRoutes, {
     // Intake's limiter name and prefix: a source's rate counts its leads from
     // both ways in together.
@@ -239,12 +250,14 @@ export function apiRouter(deps: ApiDeps): Router {
     prisma: deps.prisma,
     allowPrivateTargets: deps.options.webhookAllowPrivateTargets ?? false,
   });
-  mountRoutes(router, deliveriesRoutes, {
-    prisma: deps.prisma,
-    queues: deps.queues,
-    logger: deps.logger,
-  });
-  mountRoutes(router, leadsRoutes, deps.prisma);
+  const deliveries = { prisma: deps.prisma, queues: deps.queues, logger: deps.logger };
+  mountRoutes(
+    router,
+    deliveriesRoutes,
+    deliveries,
+    readPrisma && { ...deliveries, prisma: readPrisma },
+  );
+  mountRoutes(router, leadsRoutes, deps.prisma, readPrisma);
   mountRoutes(router, suppressionsRoutes, deps.prisma);
   mountRoutes(router, activitiesRoutes, {
     prisma: deps.prisma,
@@ -258,13 +271,20 @@ export function apiRouter(deps: ApiDeps): Router {
 }
 
 /**
- * Ready means PostgreSQL answers: Redis is reported in /readyz but optional, since
+ * Ready means PostgreSQL answers, and the read replica when one is set
+ * (`postgres_replica`): its routes would fail without it, and falling back to
+ * the primary would hand the primary the very load the replica is there to take
+ * (docs/operations.md, "Scaling"). Redis is reported in /readyz but optional, since
  * the API's only use of it is the fast-path enqueue of a reported activity, which
  * fails fast and is covered by the outbox row committed with the activity.
  */
 function readiness(deps: ApiDeps): ReadinessOptions {
+  const { readPrisma } = deps;
   return {
-    checks: { postgres: () => deps.prisma.$queryRaw`SELECT 1` },
+    checks: {
+      postgres: () => deps.prisma.$queryRaw`SELECT 1`,
+      ...(readPrisma ? { postgres_replica: () => readPrisma.$queryRaw`SELECT 1` } : {}),
+    },
     optionalChecks: { redis: () => deps.queues.redis.ping() },
   };
 }

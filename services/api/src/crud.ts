@@ -42,6 +42,8 @@ export interface CrudSpec<Ctx, C extends JSONSchema, U extends JSONSchema>
   updateBody: U;
   /** The delete's 409, when something can still hold on to the item. */
   deleteConflict?: OpenApiOperation['conflicts'];
+  /** Why the list may lag the latest writes: the list route's replicaRead (route.ts). */
+  listReplicaRead?: string;
 }
 
 /**
@@ -75,6 +77,7 @@ export function crudRoutes<Ctx, const C extends JSONSchema, const U extends JSON
       summary: `List ${noun}s, newest first`,
       tag,
       query: listQuerySchema,
+      ...(spec.listReplicaRead === undefined ? {} : { replicaRead: spec.listReplicaRead }),
       success: { status: 200, schema: `${schema}List`, description: `A page of ${noun}s.` },
       handler: async ({ res, query }, ctx: Ctx) => {
         res.json(await spec.list(ctx, accountIdOf(res), pageRequestOf(query)));

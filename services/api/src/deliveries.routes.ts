@@ -23,6 +23,8 @@ export const deliveriesRoutes = [
       'Filters combine (a delivery matches every one given) and page like the unfiltered list. `from`/`to` bound the time the delivery was created (`created_at`, the time `recover` compares with `since`) with the bounds of `GET /leads`: a day from 00:00 UTC, a `to` day inclusive, or an ISO 8601 instant.',
     tag: 'Deliveries',
     query: deliveryListQuerySchema,
+    replicaRead:
+      'a log the webhook worker keeps writing; one delivery after redeliver is read by id (GET /deliveries/{id}), on the primary',
     invalid:
       'validation_failed: status is not a delivery status, from or to is not a real date or date-time, or from is after to (field from).',
     success: { status: 200, schema: 'DeliveryList', description: 'A page of deliveries.' },

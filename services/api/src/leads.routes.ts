@@ -50,6 +50,8 @@ export const leadsRoutes = [
       'Filters combine (a lead matches every one given) and page like the unfiltered list. `phone` is compared in E.164 whatever its notation, `email` whatever its case, `external_id` exactly; `from`/`to` bound the time the lead was received (`consent.received_at`) with the bounds of the source stats: a day from 00:00 UTC, a `to` day inclusive, or an ISO 8601 instant.',
     tag: 'Leads',
     query: leadListQuerySchema,
+    replicaRead:
+      'browsing and search of leads intake keeps adding; a lead just accepted is read by id (GET /leads/{id}), on the primary',
     invalid:
       'validation_failed: outcome is not a catalog outcome label, phone is not a dialable number, from or to is not a real date or date-time, or from is after to (field from).',
     notFound:

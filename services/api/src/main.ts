@@ -13,6 +13,14 @@ const prisma = createPrisma({
   poolMax: config.apiDatabasePoolSize,
 });
 /**
+ * The read replica's client, for the heavy reads (app.ts, ApiDeps.readPrisma):
+ * a pool of the same size as the primary's, on another server (docs/operations.md, "Scaling").
+ */
+const readPrisma =
+  config.databaseReadUrl === null
+    ? undefined
+    : createPrisma({ databaseUrl: config.databaseReadUrl, poolMax: config.apiDatabasePoolSize });
+/**
  * Connections of the plain pg pool beside Prisma's: intake's own SQL, for the
  * leads POST /marketing_sources/{id}/leads creates (docs/operations.md, "Scaling").
  */
@@ -28,6 +36,7 @@ const queues = new QueueSet({ redisUrl: config.redisUrl, prefix: config.queuePre
 
 const deps = {
   prisma,
+  readPrisma,
   pool,
   logger,
   metrics,
@@ -58,6 +67,11 @@ runServers('api', servers, {
   logger,
   timeoutMs: config.shutdownTimeoutMs,
   async release() {
-    await Promise.allSettled([prisma.$disconnect(), pool.end(), queues.close()]);
+    await Promise.allSettled([
+      prisma.$disconnect(),
+      readPrisma?.$disconnect(),
+      pool.end(),
+      queues.close(),
+    ]);
   },
 });

@@ -22,6 +22,7 @@ export const playbooksRoutes = crudRoutes({
   noun: 'playbook',
   createBody: playbookCreateSchema,
   updateBody: playbookUpdateSchema,
+  listReplicaRead: 'a page for browsing; a playbook just written is read by id, on the primary',
   deleteConflict: {
     status: 409,
     description: 'playbook_in_use: a marketing source still uses the playbook.',

@@ -7,7 +7,7 @@ import {
   type QuerySchema,
 } from '@leadhook/contracts';
 import type { Request, Response, Router } from 'express';
-import { validationFailed } from './errors.js';
+import { ApiError, validationFailed } from './errors.js';
 import { bodyValidator, queryValidator } from './validation.js';
 
 /**
@@ -51,12 +51,20 @@ export interface RouteSpec<
    */
   documentedBody?: OpenApiSchemaName;
   query?: Q;
+  /**
+   * Why this read may be answered a little behind the latest writes: given, the
+   * route is served by the read replica (DATABASE_READ_URL) when one is set
+   * (docs/operations.md, "Scaling"). Only for reads no caller needs to see its own write in.
+   */
+  replicaRead?: string;
   /** Answers the request; throws ApiError for the documented failures. */
   handler: (call: RouteCall<P, B, Q>, ctx: Ctx) => Promise<void> | void;
 }
 
 /** A declared route: its OpenAPI operation, and what runs when a request matches it. */
 export interface Route<Ctx> extends OpenApiOperation {
+  /** The spec's replicaRead: why the replica may serve it; absent, the primary does. */
+  replicaRead?: string;
   /** Validates the body and query (422 validation_failed), then runs the handler. */
   handle: (req: Request, res: Response, ctx: Ctx) => Promise<void>;
 }
@@ -67,13 +75,14 @@ export function defineRoute<
   const B extends JSONSchema | undefined = undefined,
   const Q extends QuerySchema | undefined = undefined,
 >(spec: RouteSpec<Ctx, P, B, Q>): Route<Ctx> {
-  const { handler, body: bodySchema, documentedBody, ...operation } = spec;
+  const { handler, body: bodySchema, documentedBody, replicaRead, ...operation } = spec;
   const validateBody = bodySchema === undefined ? undefined : bodyValidator(bodySchema);
   const validateQuery = spec.query ? queryValidator(spec.query as JSONSchema) : undefined;
   return {
     ...operation,
     ...(bodySchema === undefined ? {} : { body: componentName(bodySchema) }),
     ...(documentedBody === undefined ? {} : { body: documentedBody }),
+    ...(replicaRead === undefined ? {} : { replicaRead }),
     async handle(req, res, ctx) {
       // A CSV body (a route with csvBody) is text its handler reads and checks row by row.
       const csv = spec.csvBody !== undefined && typeof req.body === 'string';
@@ -105,10 +114,33 @@ export function expressPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
-/** Mounts `routes` on `router`, each handler given `ctx`. */
-export function mountRoutes<Ctx>(router: Router, routes: readonly Route<Ctx>[], ctx: Ctx): Router {
+/**
+ * Mounts `routes` on `router`, each handler given `ctx`; a route with
+ * replicaRead is given `replicaCtx`, the same context on the read replica,
+ * when one is set.
+ *
+ * A replica's 404 is asked of the primary again before it is answered: a
+ * resource created a moment ago (a source, a subscription) may not have reached
+ * the replica yet, and "not found" for what exists would be wrong where a stale
+ * list is merely late.
+ */
+export function mountRoutes<Ctx>(
+  router: Router,
+  routes: readonly Route<Ctx>[],
+  ctx: Ctx,
+  replicaCtx?: Ctx,
+): Router {
   for (const route of routes) {
-    router[route.method](expressPath(route.path), (req, res) => route.handle(req, res, ctx));
+    const replica = route.replicaRead === undefined ? undefined : replicaCtx;
+    router[route.method](expressPath(route.path), async (req, res) => {
+      if (replica === undefined) return route.handle(req, res, ctx);
+      try {
+        await route.handle(req, res, replica);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 404) || res.headersSent) throw err;
+        await route.handle(req, res, ctx);
+      }
+    });
   }
   return router;
 }

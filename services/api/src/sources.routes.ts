@@ -44,6 +44,7 @@ export const sourcesRoutes = [
     noun: 'marketing source',
     createBody: marketingSourceCreateSchema,
     updateBody: marketingSourceUpdateSchema,
+    listReplicaRead: 'a page for browsing; a source just written is read by id, on the primary',
     create: async (ctx: SourcesContext, accountId, body) =>
       sourceOf(await createSource(ctx, accountId, body)),
     list: listSources,
@@ -95,6 +96,8 @@ export const sourcesRoutes = [
       "Counts over a range of UTC days (default: the last 30, today included; at most 366). Submissions count by when they arrived; `outcomes` counts the source's leads by when their outcome occurred and lists every outcome label of the catalog (0 when none). `by_day` has one entry per day of the range, zeros included, with the same figures as the whole range (accepted, duplicate, rejected by reason, outcomes by label).",
     tag: 'Marketing sources',
     query: sourceStatsQuerySchema,
+    replicaRead:
+      'counts of submissions and outcomes that never stop arriving: a moment old is as true as any',
     success: { status: 200, schema: 'SourceStats', description: "The source's performance." },
     invalid:
       'validation_failed: from or to is not a real date or date-time (code invalid), from is after to (field from, code invalid), or the range is over 366 days (field from, code too_long).',
@@ -114,6 +117,8 @@ export const sourcesRoutes = [
       "The account's marketing sources (not deleted), newest first, each with its id, name, source_type, status and playbook_id and the figures of `GET /marketing_sources/{id}/stats` over the same range (same `from`/`to`, same defaults), without `by_day`. Sources with nothing in the range are listed with zeros. Up to 1,000 sources an answer (`limit`, default 1,000); an account with more pages on with `cursor`.",
     tag: 'Marketing sources',
     query: sourcesStatsQuerySchema,
+    replicaRead:
+      'counts of submissions and outcomes that never stop arriving: a moment old is as true as any',
     success: {
       status: 200,
       schema: 'SourceStatsList',
