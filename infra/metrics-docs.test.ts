@@ -8,6 +8,7 @@ import {
 import {
   ATTEMPT_OUTCOMES,
   attemptOutcome,
+  CAPPED_PATHS,
   DELIVERY_RESULTS,
   DISABLED_REASONS,
   WORKER_DISABLE_REASONS,
@@ -49,6 +50,7 @@ const CODE: Record<string, Labels> = {
   leadhook_webhook_deliveries_total: { result: sorted(DELIVERY_RESULTS) },
   leadhook_webhook_attempt_duration_seconds: { outcome: sorted(ATTEMPT_OUTCOMES) },
   leadhook_webhook_subscriptions_disabled_total: { reason: sorted(WORKER_DISABLE_REASONS) },
+  leadhook_webhook_deliveries_capped_total: { path: sorted(CAPPED_PATHS) },
   leadhook_webhook_subscriptions_disabled: { reason: sorted(DISABLED_REASONS) },
   leadhook_retention_removed_total: { kind: sorted(RETENTION_KINDS) },
   leadhook_retention_last_run_timestamp_seconds: {},

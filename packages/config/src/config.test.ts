@@ -269,6 +269,7 @@ describe('the knobs operators tune', () => {
     expect(loadConfig({})).toMatchObject({
       webhookFanoutConcurrency: 48,
       webhookDeliveryConcurrency: 96,
+      webhookMaxInFlightPerSubscription: 32,
       playbookStepConcurrency: 5,
       playbookEnrollmentConcurrency: 8,
       reconcileIntervalMs: 5000,
@@ -280,6 +281,7 @@ describe('the knobs operators tune', () => {
       loadConfig({
         WEBHOOK_FANOUT_CONCURRENCY: '12',
         WEBHOOK_DELIVERY_CONCURRENCY: '200',
+        WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION: '1',
         PLAYBOOK_STEP_CONCURRENCY: '1',
         PLAYBOOK_ENROLLMENT_CONCURRENCY: '1000',
         RECONCILE_INTERVAL_MS: '100',
@@ -287,6 +289,7 @@ describe('the knobs operators tune', () => {
     ).toMatchObject({
       webhookFanoutConcurrency: 12,
       webhookDeliveryConcurrency: 200,
+      webhookMaxInFlightPerSubscription: 1,
       playbookStepConcurrency: 1,
       playbookEnrollmentConcurrency: 1000,
       reconcileIntervalMs: 100,
@@ -296,6 +299,8 @@ describe('the knobs operators tune', () => {
   refusesNamingIt([
     ['WEBHOOK_FANOUT_CONCURRENCY', '0'],
     ['WEBHOOK_DELIVERY_CONCURRENCY', '1001'],
+    ['WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION', '0'],
+    ['WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION', '1001'],
     ['PLAYBOOK_STEP_CONCURRENCY', '-1'],
     ['PLAYBOOK_ENROLLMENT_CONCURRENCY', '2.5'],
     ['RECONCILE_INTERVAL_MS', '99'],

@@ -126,6 +126,11 @@ export interface Config {
   readonly webhookFanoutConcurrency: number;
   /** Delivery jobs (the `delivery` queue) one webhook worker runs at once. */
   readonly webhookDeliveryConcurrency: number;
+  /**
+   * Attempts one subscription may have in flight at once, over every webhook
+   * worker and every path that sends (delivery jobs and fan-outs' own sends).
+   */
+  readonly webhookMaxInFlightPerSubscription: number;
   /** Playbook steps one playbook worker runs at once. */
   readonly playbookStepConcurrency: number;
   /** Enrollments one playbook worker runs at once. */
@@ -345,6 +350,7 @@ export const SETTING_DEFAULTS = {
   HTTP_MAX_CONNECTIONS: '1024',
   WEBHOOK_FANOUT_CONCURRENCY: '48',
   WEBHOOK_DELIVERY_CONCURRENCY: '96',
+  WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION: '32',
   PLAYBOOK_STEP_CONCURRENCY: '5',
   PLAYBOOK_ENROLLMENT_CONCURRENCY: '8',
   RECONCILE_INTERVAL_MS: '5000',
@@ -449,6 +455,7 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     webhookFanoutConcurrency: read('WEBHOOK_FANOUT_CONCURRENCY', upTo(1000)),
     webhookDeliveryConcurrency: read('WEBHOOK_DELIVERY_CONCURRENCY', upTo(1000)),
+    webhookMaxInFlightPerSubscription: read('WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION', upTo(1000)),
     playbookStepConcurrency: read('PLAYBOOK_STEP_CONCURRENCY', upTo(1000)),
     playbookEnrollmentConcurrency: read('PLAYBOOK_ENROLLMENT_CONCURRENCY', upTo(1000)),
     // Below 100 ms the reconcilers' queries would run back to back; above an hour

@@ -1,5 +1,5 @@
 import { type AttemptReport, logAttempt } from './delivery/attempt.sender.js';
-import { runClaimed } from './delivery/chain.runner.js';
+import { runUnderCap } from './delivery/cap.runner.js';
 import { claimedDeliveryFromRow } from './delivery/claimed-delivery.model.js';
 import { leaseMs } from './delivery/delivery.queries.js';
 import { releaseLease } from './delivery/hand-back.handler.js';
@@ -37,7 +37,8 @@ export const CLAIM_PER_FAN_OUT = 4;
  * the new chain heads that are due now are claimed in the same transaction, as
  * many as this process has free sending slots (deps.slots), and sent at once
  * from here, each in its slot and outside this job (the bypass of a delivery job
- * and of a claim transaction per delivery). The other
+ * and of a claim transaction per delivery), under its subscription's cap
+ * (delivery/cap.runner.ts). The other
  * heads are enqueued in one round trip. Every new delivery's first attempt is due
  * after the schedule's first entry, with one jitter for the fan-out.
  */
@@ -67,10 +68,16 @@ export async function fanOut(
     const delivery = claimedDeliveryFromRow(claimed);
     const started = slots?.run(async () => {
       try {
-        const result = await runClaimed(deps, delivery, onAttempt);
+        const result = await runUnderCap(deps, delivery, 'fan_out', onAttempt);
         // No job holds it: one waits in Redis for a worker that is not stopping.
         if (result.kind === 'handed_back') {
           await enqueueOrLog(deps, result.deliveryId, result.attempt, null);
+        }
+        // Over its subscription's cap: a slot holder sends it, or this job after
+        // the cap's ttl (as a capped delivery job waits: delivery/delivery.job.ts).
+        if (result.kind === 'capped') {
+          const dueAt = new Date(deps.now().getTime() + (deps.cap?.ttlMs ?? 0));
+          await enqueueOrLog(deps, result.deliveryId, result.attempt, dueAt);
         }
       } catch (err) {
         // Its lease lapses and the reconciler enqueues it again (at-least-once).

@@ -16,13 +16,15 @@ import {
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
+import { CHAIN_RUN_MS } from './delivery/chain.runner.js';
 import { type DeliveryJobData, deliveryProcessor } from './delivery/delivery.job.js';
-import { recordAttempts } from './delivery/delivery.queries.js';
+import { leaseMs, recordAttempts } from './delivery/delivery.queries.js';
 import { registerDisabledSubscriptionsGauge } from './disabled-subscriptions.metrics.js';
 import { CLAIM_PER_FAN_OUT, fanOut } from './fanout.job.js';
 import { fanOutMany } from './fanout.queries.js';
 import { reconcileOnce } from './reconciler.js';
 import { SendSlots } from './send-slots.js';
+import { SubscriptionCap } from './subscription-cap.js';
 import type { WebhookDeps } from './webhook.deps.js';
 import { zeroWebhookMetrics } from './webhook.metrics.js';
 
@@ -152,6 +154,15 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       slots = new SendSlots(options.sendSlots ?? activityConcurrency * CLAIM_PER_FAN_OUT);
       const deps: WebhookDeps = {
         slots,
+        // A slot lapses after an attempt's lease and a chain walk's length: held
+        // longer only by a process that died with it (subscription-cap.ts).
+        cap: new SubscriptionCap(
+          queues.redis,
+          config.queuePrefix,
+          config.webhookMaxInFlightPerSubscription,
+          leaseMs({ timeoutMs: config.webhookTimeoutMs }) + CHAIN_RUN_MS,
+          logger,
+        ),
         pool,
         queues,
         logger,
@@ -191,6 +202,12 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
             name: 'leadhook_webhook_subscriptions_disabled_total',
             help: 'Subscriptions the worker disabled, by reason (gone: a 410; failing: 5 days of failures)',
             labelNames: ['reason'] as const,
+            registers: [metrics.registry],
+          }),
+          capped: new Counter({
+            name: 'leadhook_webhook_deliveries_capped_total',
+            help: 'Deliveries put back unsent because their subscription had WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION attempts in flight, by path (delivery_job, fan_out)',
+            labelNames: ['path'] as const,
             registers: [metrics.registry],
           }),
         },

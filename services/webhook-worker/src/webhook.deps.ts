@@ -6,6 +6,7 @@ import type { ClaimedDelivery } from './delivery/claimed-delivery.model.js';
 import type { AttemptRecord } from './delivery/delivery.queries.js';
 import type { FanOutItem, FanOutRow } from './fanout.queries.js';
 import type { SendSlots } from './send-slots.js';
+import type { SubscriptionCap } from './subscription-cap.js';
 import type { WebhookMetrics } from './webhook.metrics.js';
 
 /** What the webhook worker's jobs use; the component builds it from config. */
@@ -42,6 +43,11 @@ export interface WebhookDeps {
    * head goes to the delivery queue.
    */
   slots?: SendSlots;
+  /**
+   * WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION, over every process (subscription-cap.ts);
+   * every send goes through delivery/cap.runner.ts. Absent (SQL tests): no cap.
+   */
+  cap?: SubscriptionCap;
   /**
    * Where attempts are recorded: recordAttempts (delivery/delivery.queries.ts) through a
    * MicroBatcher, so the attempts that finish while one record runs share the next.

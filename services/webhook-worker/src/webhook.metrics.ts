@@ -11,6 +11,7 @@ export interface WebhookMetrics {
   deliveries: Counter<'result'>;
   attemptDuration: Histogram<'outcome'>;
   subscriptionsDisabled: Counter<'reason'>;
+  capped: Counter<'path'>;
 }
 
 /** `result` of leadhook_webhook_deliveries_total: a delivery's final states. */
@@ -35,6 +36,14 @@ export const WORKER_DISABLE_REASONS = ['gone', 'failing'] as const;
 export type WorkerDisableReason = (typeof WORKER_DISABLE_REASONS)[number];
 
 /**
+ * `path` of leadhook_webhook_deliveries_capped_total: where a delivery claimed
+ * over its subscription's cap was put back (delivery/cap.runner.ts): a delivery
+ * job's own claim, or a head a fan-out claimed to send itself.
+ */
+export const CAPPED_PATHS = ['delivery_job', 'fan_out'] as const;
+export type CappedPath = (typeof CAPPED_PATHS)[number];
+
+/**
  * `reason` of leadhook_webhook_subscriptions_disabled (disabled-subscriptions.metrics.ts):
  * a disabled subscription's disabled_code, `manual` (the account turned it off),
  * `gone` (a 410), `failing` (5 days of failures), or `other` (a row disabled
@@ -50,6 +59,7 @@ export function zeroWebhookMetrics(metrics: WebhookMetrics): void {
   for (const result of DELIVERY_RESULTS) metrics.deliveries.inc({ result }, 0);
   for (const outcome of ATTEMPT_OUTCOMES) metrics.attemptDuration.zero({ outcome });
   for (const reason of WORKER_DISABLE_REASONS) metrics.subscriptionsDisabled.inc({ reason }, 0);
+  for (const path of CAPPED_PATHS) metrics.capped.inc({ path }, 0);
 }
 
 /** A short outcome label of an attempt, for the duration histogram. */

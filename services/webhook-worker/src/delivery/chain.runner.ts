@@ -4,7 +4,7 @@ import { enqueueOrLog, type WebhookDeps } from '../webhook.deps.js';
 import { attemptOutcome } from '../webhook.metrics.js';
 import { type AttemptReport, sendAttempt } from './attempt.sender.js';
 import type { ClaimedDelivery, SkipReason } from './claimed-delivery.model.js';
-import { claimDelivery, leaseMs } from './delivery.queries.js';
+import { leaseMs } from './delivery.queries.js';
 import { handBack } from './hand-back.handler.js';
 import { retryDelayMs } from './retry.policy.js';
 
@@ -40,26 +40,19 @@ export type DeliveryJobResult =
   | { kind: 'not_due'; dueAt: Date }
   /** Its own delivery's attempt was interrupted (the worker is stopping): see handBack. */
   | { kind: 'handed_back'; deliveryId: string; attempt: number }
-  | { kind: 'attempted'; attempts: number };
-
-/**
- * Runs the job "attempt `attempt` of delivery `delivery_id`": claims it, sends
- * it, records the attempt, and goes on down the chain while the next delivery
- * is due (see above). Retries are delayed jobs of their own with the next
- * attempt number (docs/webhooks.md, "Retries").
- */
-export async function runDelivery(
-  deps: WebhookDeps,
-  job: { delivery_id: string; attempt: number },
-  onAttempt: (report: AttemptReport) => void = () => {},
-): Promise<DeliveryJobResult> {
-  return runClaimed(deps, await claimDelivery(deps, job.delivery_id, job.attempt), onAttempt);
-}
+  | { kind: 'attempted'; attempts: number }
+  /**
+   * Its subscription had WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION attempts in flight:
+   * put back unsent, no attempt spent (cap.runner.ts).
+   */
+  | { kind: 'capped'; deliveryId: string; attempt: number };
 
 /**
  * Goes on from a claim's answer (a delivery job's own claim, or a head its fan-out
  * claimed: webhook_fan_out_claim, see fanout.job.ts): sends the claimed delivery
- * and walks down its chain.
+ * and walks down its chain. The caller holds a slot of the subscription's cap
+ * (runUnderCap, cap.runner.ts): the chain's deliveries are one subscription's,
+ * sent one at a time, so the walk keeps that one slot.
  */
 export async function runClaimed(
   deps: WebhookDeps,

@@ -3,7 +3,7 @@ import { type JobPayloads, payloadOf } from '@leadhook/queue';
 import { DelayedError, type Job } from 'bullmq';
 import type { WebhookDeps } from '../webhook.deps.js';
 import { logAttempt } from './attempt.sender.js';
-import { runDelivery } from './chain.runner.js';
+import { runDelivery } from './cap.runner.js';
 
 /** A `delivery` job's data: attempt `attempt` of delivery `delivery_id` (ids only; the row is the truth). */
 export type DeliveryJobData = JobPayloads['delivery'];
@@ -28,13 +28,22 @@ export function deliveryProcessor(deps: WebhookDeps, logger: Logger) {
         'delivery job skipped',
       );
     }
-    if (result.kind !== 'not_due' && result.kind !== 'handed_back') return;
+    if (result.kind !== 'not_due' && result.kind !== 'handed_back' && result.kind !== 'capped') {
+      return;
+    }
     if (token) {
       // Fired before the row's due time (a reconciler that looked ahead) or
       // while another worker holds its lease: the same job waits, keeping its
       // work key. Handed back (this process is stopping): it is due now, for
-      // another worker.
-      const dueAt = result.kind === 'not_due' ? result.dueAt.getTime() : Date.now();
+      // another worker. Capped: a holder of its subscription's slots sends it
+      // when one is free (cap.runner.ts); the job comes back after the cap's ttl
+      // in case none does (a holder that died: its slot has lapsed by then).
+      const dueAt =
+        result.kind === 'not_due'
+          ? result.dueAt.getTime()
+          : result.kind === 'capped'
+            ? Date.now() + (deps.cap?.ttlMs ?? 0)
+            : Date.now();
       await job.moveToDelayed(dueAt, token);
       throw new DelayedError();
     }
