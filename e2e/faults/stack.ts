@@ -23,9 +23,6 @@ export const SHUTDOWN_TIMEOUT_MS = 5000;
 /** How long each process started with others (Stack.startTogether) may take to be ready. */
 export const STARTING_TOGETHER_READY_MS = 180_000;
 
-/** How often the reconcilers of these tests look (RECONCILE_INTERVAL_MS, packages/config; 5 s by default). */
-export const RECONCILE_INTERVAL_MS = 1000;
-
 /** The playbook of every fault test: short steps, so a lead is worked in about a second. */
 export const PLAYBOOK_STEPS = [
   { type: 'sms', delay_seconds: 0, template: 'Hi {{first_name}}, your quote is ready.' },
@@ -62,11 +59,6 @@ export class Stack {
       WEBHOOK_TIMEOUT_MS: '5000',
       INTAKE_RATE_LIMIT_PER_SOURCE: '0',
       SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
-      // Work a fault lost in Redis (a killed worker's leased delivery, a delayed
-      // step of a Redis restarted empty) comes back through the reconcilers: a
-      // round a second instead of the default five, so the catch-up waits less
-      // and still goes only through them (docs/operations.md, "Architecture").
-      RECONCILE_INTERVAL_MS: String(RECONCILE_INTERVAL_MS),
       LOG_LEVEL: 'warn',
       ...options.env,
     };
