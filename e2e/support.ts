@@ -272,14 +272,15 @@ export interface ServiceProcess {
 
 /**
  * Starts one built service on `port` with `env` (on top of this process's) and,
- * unless told not to, waits until its /readyz answers 200. Intake and the api
- * get `internalPort` as their internal port, else a free one.
+ * unless told not to, waits until its /readyz answers 200 (for `readyTimeoutMs`,
+ * 60 s by default). Intake and the api get `internalPort` as their internal
+ * port, else a free one.
  */
 export async function startProcess(
   name: ServiceName,
   port: number,
   env: Record<string, string>,
-  options: { waitReady?: boolean; internalPort?: number } = {},
+  options: { waitReady?: boolean; internalPort?: number; readyTimeoutMs?: number } = {},
 ): Promise<ServiceProcess> {
   const operatorSetting = OPERATOR_PORT_SETTING[name];
   const operatorPort =
@@ -310,7 +311,7 @@ export async function startProcess(
   if (options.waitReady !== false) {
     try {
       await Promise.race([
-        waitReady(operatorPort, 60_000),
+        waitReady(operatorPort, options.readyTimeoutMs ?? 60_000),
         exited.then(({ code }) => {
           throw new Error(`exited (${code})`);
         }),

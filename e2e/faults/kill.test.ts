@@ -22,7 +22,7 @@ let scenario: Scenario;
 
 beforeAll(async () => {
   scenario = await Scenario.startOnTestDatabase('kill');
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await scenario?.close();

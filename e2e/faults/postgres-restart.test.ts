@@ -32,7 +32,7 @@ beforeAll(async () => {
     redisUrl: TEST_REDIS_URL,
     queuePrefix: `e2e-pg-${process.pid}-${Date.now()}`,
   });
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await scenario?.close();

@@ -23,7 +23,7 @@ beforeAll(async () => {
   redis = new PrivateRedis(await freePort());
   await redis.start();
   scenario = await Scenario.startOnTestDatabase('redis', { redisUrl: redis.url });
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   // The private Redis goes with its keys.

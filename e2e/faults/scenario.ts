@@ -50,17 +50,24 @@ export class Scenario {
     const subscriber = new Subscriber();
     await subscriber.start();
     const stack = new Stack(options);
-    await stack.startAll();
-    for (let i = 1; i < (options.workerCopies ?? 1); i++) {
-      await stack.start('playbook-worker', i);
-      await stack.start('webhook-worker', i);
+    try {
+      await stack.startAll();
+      for (let i = 1; i < (options.workerCopies ?? 1); i++) {
+        await stack.startTogether(['playbook-worker', 'webhook-worker'], i);
+      }
+      const fixture = await createFixture(
+        options.databaseUrl,
+        await stack.port('api'),
+        subscriber.url,
+      );
+      return new Scenario(stack, subscriber, fixture);
+    } catch (err) {
+      // No scenario to close: stop what did start, or it outlives the test run
+      // (the processes are killed first; a Redis that is away keeps its keys).
+      await stack.dispose().catch(() => {});
+      await subscriber.stop();
+      throw err;
     }
-    const fixture = await createFixture(
-      options.databaseUrl,
-      await stack.port('api'),
-      subscriber.url,
-    );
-    return new Scenario(stack, subscriber, fixture);
   }
 
   /** A seller posting to the source through the intake's current port. */

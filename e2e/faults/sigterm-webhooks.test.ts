@@ -28,7 +28,7 @@ beforeAll(async () => {
   scenario = await Scenario.startOnTestDatabase('sigterm-webhooks', {
     env: { WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS) },
   });
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await scenario?.close();

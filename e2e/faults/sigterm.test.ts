@@ -25,7 +25,7 @@ let supervisor: Service | undefined;
 
 beforeAll(async () => {
   scenario = await Scenario.startOnTestDatabase('sigterm');
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   // SIGTERM, not SIGKILL: a killed supervisor would leave its four children running.

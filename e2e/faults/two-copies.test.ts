@@ -17,7 +17,7 @@ let scenario: Scenario;
 
 beforeAll(async () => {
   scenario = await Scenario.startOnTestDatabase('copies', { workerCopies: 2 });
-}, 120_000);
+}, 420_000);
 
 afterAll(async () => {
   await scenario?.close();
