@@ -355,3 +355,60 @@ describe('batch sizes', () => {
     ['OUTBOX_RELAY_BATCH_SIZE', 'all'],
   ]);
 });
+
+describe('REDIS_CLUSTER_NODES', () => {
+  it('is off (null) unless set: REDIS_URL is the Redis', () => {
+    expect(loadConfig({}).redisCluster).toBeNull();
+  });
+
+  it('takes host:port entries, IPv6 in brackets', () => {
+    expect(
+      loadConfig({ REDIS_CLUSTER_NODES: ' 10.0.0.1:7000, [::1]:7001,redis-2:6379 ' }).redisCluster,
+    ).toEqual({
+      nodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: '::1', port: 7001 },
+        { host: 'redis-2', port: 6379 },
+      ],
+      username: null,
+      password: null,
+      tls: false,
+    });
+  });
+
+  it('takes the credentials and TLS every node shares from URLs', () => {
+    const config = loadConfig({
+      REDIS_CLUSTER_NODES: 'rediss://app:p%40ss@a.example:6380,rediss://app:p%40ss@b.example:6380',
+    });
+    expect(config.redisCluster).toEqual({
+      nodes: [
+        { host: 'a.example', port: 6380 },
+        { host: 'b.example', port: 6380 },
+      ],
+      username: 'app',
+      password: 'p@ss',
+      tls: true,
+    });
+  });
+
+  it.each([
+    ['no port', 'redis-1'],
+    ['a db number', 'redis://redis-1:6379/2'],
+    ['another scheme', 'http://redis-1:6379'],
+    ['credentials that differ', 'redis://:s3cret-a@a:6379,redis://:s3cret-b@b:6379'],
+  ])('refuses %s, naming the setting and never echoing a password', (_, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ REDIS_CLUSTER_NODES: value });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toMatch(/\n {2}REDIS_CLUSTER_NODES: /);
+    expect((error as ConfigError).message).not.toContain('s3cret');
+  });
+
+  it('is a credential: on Kubernetes it comes from the Secret', () => {
+    expect(SECRET_SETTING_NAMES).toContain('REDIS_CLUSTER_NODES');
+  });
+});

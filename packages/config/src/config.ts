@@ -55,6 +55,17 @@ export interface HttpServerSettings {
   readonly maxConnections: number;
 }
 
+/**
+ * REDIS_CLUSTER_NODES parsed (docs/operations.md, "Scaling"): the startup nodes of
+ * a Redis Cluster, and the credentials and TLS every node shares.
+ */
+export interface RedisClusterSettings {
+  readonly nodes: readonly { readonly host: string; readonly port: number }[];
+  readonly username: string | null;
+  readonly password: string | null;
+  readonly tls: boolean;
+}
+
 export interface Config {
   readonly databaseUrl: string;
   /**
@@ -63,7 +74,10 @@ export interface Config {
    * everything on the primary.
    */
   readonly databaseReadUrl: string | null;
+  /** The single Redis; ignored when redisCluster is set. */
   readonly redisUrl: string;
+  /** REDIS_CLUSTER_NODES: when set, every process runs on this Redis Cluster instead of redisUrl. */
+  readonly redisCluster: RedisClusterSettings | null;
   readonly publicBaseUrl: string;
   readonly intakePort: number;
   readonly apiPort: number;
@@ -87,7 +101,7 @@ export interface Config {
   readonly intakeMaxBodyBytes: number;
   readonly duplicateWindowDays: number;
   readonly logLevel: LogLevel;
-  /** BullMQ key prefix. Use a hash tag ("{leadhook}") on Redis Cluster. */
+  /** Prefix of every Redis key; on a cluster packages/queue adds a hash tag per queue. */
   readonly queuePrefix: string;
   /** How long a process waits for in-flight work on SIGTERM before it exits. */
   readonly shutdownTimeoutMs: number;
@@ -302,6 +316,58 @@ function retention(text: string): number {
   return ms;
 }
 
+/**
+ * REDIS_CLUSTER_NODES: comma-separated `host:port` (`[::1]:7000` for IPv6), or
+ * `redis://` / `rediss://` URLs carrying the credentials and TLS, the same for
+ * every node (one client configuration serves the whole cluster). Empty: none.
+ * Messages name an entry by its position, never its text (it may hold a password).
+ */
+function redisClusterNodes(text: string): RedisClusterSettings | null {
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0) return null;
+  const parsed = entries.map((entry, i) => {
+    const withScheme = /^[a-z]+:\/\//i.test(entry) ? entry : `redis://${entry}`;
+    let u: URL;
+    try {
+      u = new URL(withScheme);
+    } catch {
+      throw new Error(`entry ${i + 1} is not host:port or a redis:// URL`);
+    }
+    const port = Number(u.port);
+    if (
+      !['redis:', 'rediss:'].includes(u.protocol) ||
+      u.hostname === '' ||
+      !Number.isInteger(port) ||
+      port < 1 ||
+      (u.pathname !== '' && u.pathname !== '/')
+    ) {
+      throw new Error(`entry ${i + 1} is not host:port or a redis:// URL with a port and no db`);
+    }
+    return {
+      host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port,
+      username: u.username === '' ? null : decodeURIComponent(u.username),
+      password: u.password === '' ? null : decodeURIComponent(u.password),
+      tls: u.protocol === 'rediss:',
+    };
+  });
+  const [first] = parsed;
+  if (!first) return null;
+  const same = parsed.every(
+    (p) => p.username === first.username && p.password === first.password && p.tls === first.tls,
+  );
+  if (!same) throw new Error('every entry must have the same scheme and credentials');
+  return {
+    nodes: Object.freeze(parsed.map(({ host, port }) => Object.freeze({ host, port }))),
+    username: first.username,
+    password: first.password,
+    tls: first.tls,
+  };
+}
+
 function queuePrefix(text: string): string {
   if (!/^[A-Za-z0-9_{}-]+$/.test(text))
     throw new Error(`"${text}" may use letters, digits, _ - { }`);
@@ -317,6 +383,7 @@ export const SETTING_DEFAULTS = {
   DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/leadhook',
   DATABASE_READ_URL: '',
   REDIS_URL: 'redis://127.0.0.1:6379',
+  REDIS_CLUSTER_NODES: '',
   PUBLIC_BASE_URL: 'http://localhost:3000',
   INTAKE_PORT: '3000',
   API_PORT: '3001',
@@ -385,6 +452,7 @@ export const SECRET_SETTING_NAMES: readonly SettingName[] = Object.freeze([
   'DATABASE_URL',
   'DATABASE_READ_URL',
   'REDIS_URL',
+  'REDIS_CLUSTER_NODES',
   'PROVIDER_WEBHOOK_SECRET',
   'TWILIO_AUTH_TOKEN',
 ]);
@@ -413,6 +481,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: read('DATABASE_URL', url(['postgresql:', 'postgres:'])),
     databaseReadUrl: read('DATABASE_READ_URL', optional(url(['postgresql:', 'postgres:']))),
     redisUrl: read('REDIS_URL', url(['redis:', 'rediss:'])),
+    redisCluster: read('REDIS_CLUSTER_NODES', redisClusterNodes),
     publicBaseUrl: read('PUBLIC_BASE_URL', (t) => url(['http:', 'https:'])(t).replace(/\/+$/, '')),
     intakePort: read('INTAKE_PORT', port),
     apiPort: read('API_PORT', port),

@@ -3,6 +3,7 @@ export type {
   ContactHours,
   LogLevel,
   ProviderKind,
+  RedisClusterSettings,
   SettingName,
   SimulatedCallOutcome,
   SimulatedSmsOutcome,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Worker } from 'bullmq';
-import { createWorkerRedis, jobsOf, liveJob, QueueSet } from './queues.js';
+import { createWorkerRedis } from './connection.js';
+import { jobsOf, liveJob, QueueSet } from './queues.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

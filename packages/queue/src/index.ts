@@ -1,3 +1,5 @@
+export type { RedisClient, RedisClusterTarget, RedisTarget } from './connection.js';
+export { createRedis, createWorkerRedis, isCluster, queueKeyPrefix } from './connection.js';
 export type { OutboxRelayOptions, RelayRound } from './outbox-relay.js';
 export { OutboxRelay, oldestOpenOutboxAgeSeconds } from './outbox-relay.js';
 export type { PeriodicTaskOptions } from './periodic-task.js';
@@ -11,8 +13,6 @@ export type {
   Topic,
 } from './queues.js';
 export {
-  createRedis,
-  createWorkerRedis,
   DEFAULT_JOB_OPTIONS,
   isTopic,
   jobOptions,

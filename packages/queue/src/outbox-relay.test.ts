@@ -2,15 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { createPool, type Pool } from '@leadhook/db';
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 import { Queue, Worker } from 'bullmq';
+import { createWorkerRedis } from './connection.js';
 import { OutboxRelay, oldestOpenOutboxAgeSeconds } from './outbox-relay.js';
-import {
-  createWorkerRedis,
-  jobOptions,
-  liveJob,
-  OUTBOX_TOPICS,
-  outboxTopicsRelayedBy,
-  QueueSet,
-} from './queues.js';
+import { jobOptions, liveJob, OUTBOX_TOPICS, outboxTopicsRelayedBy, QueueSet } from './queues.js';
 
 /** Polls until `probe` gives a value. */
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {

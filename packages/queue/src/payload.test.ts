@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
-import { createRedis, createWorkerRedis, payloadOf } from './queues.js';
+import { createRedis, createWorkerRedis } from './connection.js';
+import { payloadOf } from './queues.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { type JobPayloads, type JobTopic, jobPayloadProblem } from '@leadhook/contracts';
 import { type Job, type JobsOptions, type JobType, Queue, UnrecoverableError } from 'bullmq';
-import { Redis, type RedisOptions } from 'ioredis';
+import {
+  createRedis,
+  isCluster,
+  queueKeyPrefix,
+  type RedisClient,
+  type RedisClusterTarget,
+} from './connection.js';
 
 export type { JobPayloads } from '@leadhook/contracts';
 
@@ -101,45 +107,6 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { count: 5000, age: 7 * 86400 },
 };
 
-/**
- * Options of a producer's client: fail fast when Redis is away (the outbox covers
- * what could not be enqueued) instead of queueing commands in memory. Host, port,
- * credentials, db number and TLS (rediss://) come from the URL, which ioredis
- * parses.
- */
-const PRODUCER_OPTIONS: RedisOptions = {
-  enableOfflineQueue: false,
-  maxRetriesPerRequest: 1,
-  connectTimeout: 2000,
-};
-
-/**
- * Options of a worker's client: BullMQ requires maxRetriesPerRequest null for
- * blocking commands; a worker waits for Redis to come back rather than failing.
- */
-const WORKER_OPTIONS: RedisOptions = { maxRetriesPerRequest: null };
-
-/**
- * The client of one BullMQ Worker: waits for Redis instead of failing. A client,
- * not the options object, because ioredis 6 allows a null retryStrategy where
- * BullMQ 6's ConnectionOptions type does not. Errors are reported by the Worker's
- * own 'error' events and /readyz.
- */
-export function createWorkerRedis(redisUrl: string): Redis {
-  const redis = new Redis(redisUrl, WORKER_OPTIONS);
-  redis.on('error', () => {});
-  return redis;
-}
-
-/** A plain client for non-queue uses (rate limiting, readiness). Fails fast. */
-export function createRedis(redisUrl: string): Redis {
-  const redis = new Redis(redisUrl, PRODUCER_OPTIONS);
-  // Connection errors are reported by the callers that need Redis (readiness, the
-  // limiter's fail-open); without a listener ioredis would print each one.
-  redis.on('error', () => {});
-  return redis;
-}
-
 /** The key of the work item `payload` stands for: its jobs' deduplication id. */
 export function workKey<T extends Topic>(topic: T, payload: JobPayloads[T]): string {
   return (QUEUES[topic].key as (p: JobPayloads[T]) => string)(payload);
@@ -194,9 +161,11 @@ export async function jobsOf<T extends Topic>(
 }
 
 export interface QueueSetOptions {
-  /** The Redis URL producers connect to. */
+  /** The Redis URL producers connect to, unless redisCluster is set. */
   redisUrl: string;
-  /** Key prefix; a hash tag ("{leadhook}") keeps a queue's keys in one Redis Cluster slot. */
+  /** REDIS_CLUSTER_NODES: a Redis Cluster, which replaces redisUrl. */
+  redisCluster?: RedisClusterTarget | null;
+  /** QUEUE_PREFIX; on a cluster each queue gets a hash tag of its own (queueKeyPrefix). */
   prefix: string;
   /** An enqueue that has not been acknowledged by then fails (the outbox covers it). */
   enqueueTimeoutMs?: number;
@@ -223,10 +192,18 @@ export class QueueUnavailableError extends Error {
  */
 export class QueueSet {
   private readonly queues = new Map<Topic, Queue>();
-  readonly redis: Redis;
+  readonly redis: RedisClient;
 
   constructor(private readonly options: QueueSetOptions) {
-    this.redis = createRedis(options.redisUrl);
+    this.redis = createRedis(options);
+  }
+
+  /**
+   * The BullMQ prefix of `topic`'s queue on this Redis: what a Worker of the
+   * queue must be given, as QUEUE_PREFIX alone is not on a cluster.
+   */
+  prefixOf(topic: Topic): string {
+    return queueKeyPrefix(this.options.prefix, QUEUES[topic].name, isCluster(this.redis));
   }
 
   get(topic: Topic): Queue {
@@ -234,7 +211,7 @@ export class QueueSet {
     if (!queue) {
       queue = new Queue(QUEUES[topic].name, {
         connection: this.redis,
-        prefix: this.options.prefix,
+        prefix: this.prefixOf(topic),
         defaultJobOptions: DEFAULT_JOB_OPTIONS,
       });
       queue.on('error', () => {

@@ -1,4 +1,4 @@
-import { createRedis, createWorkerRedis } from './queues.js';
+import { createRedis, createWorkerRedis } from './connection.js';
 
 describe('Redis clients from a URL', () => {
   it('take host, port, credentials, db number and TLS from the URL', () => {

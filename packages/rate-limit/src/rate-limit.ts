@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { BurstyRateLimiter, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -9,7 +9,11 @@ export interface RateLimiter {
 }
 
 export interface RateLimiterOptions {
-  redis: Redis;
+  /**
+   * A single Redis or a Cluster: each counter is one key, and each of its scripts
+   * touches that key only, so a cluster serves it from the key's own slot.
+   */
+  redis: Redis | Cluster;
   /** Called with each Redis failure; the request was let through. */
   onRedisError: (err: unknown) => void;
   /** The deployment's Redis key prefix (QUEUE_PREFIX). */

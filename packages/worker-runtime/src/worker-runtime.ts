@@ -19,9 +19,9 @@ import {
   type OutboxTopic,
   outboxTopicsRelayedBy,
   QueueSet,
+  type RedisClient,
   type RelayingProcess,
 } from '@leadhook/queue';
-import type { Redis } from 'ioredis';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { RETENTION_KINDS, RetentionJob } from './retention.js';
 import { registerOutboxLagGauge, registerQueueDepthGauge } from './scrape-metrics.js';
@@ -43,7 +43,7 @@ export interface WorkerContext {
   /** Producers for every queue (fail fast when Redis is away). */
   readonly queues: QueueSet;
   /** The queues' fail-fast Redis client (readiness, small commands). */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
 }
 
 /**
@@ -125,7 +125,11 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
   const logger = options.logger ?? createLogger({ service, level: config.logLevel });
   const metrics = createMetrics(service);
   const pool = createPool({ databaseUrl: config.databaseUrl });
-  const queues = new QueueSet({ redisUrl: config.redisUrl, prefix: config.queuePrefix });
+  const queues = new QueueSet({
+    redisUrl: config.redisUrl,
+    redisCluster: config.redisCluster,
+    prefix: config.queuePrefix,
+  });
   // Readiness pings the producers' own connection: "ready" means enqueues can work.
   const redis = queues.redis;
   const context: WorkerContext = { config, logger, metrics, pool, queues, redis };

@@ -32,7 +32,11 @@ const pool = createPool({ databaseUrl: config.databaseUrl, max: LEAD_POOL_SIZE }
 // /readyz reports Redis without making it a condition of readiness (app.ts).
 // Leads created through the API are announced on the enrollment queue the same
 // way, covered by their outbox rows.
-const queues = new QueueSet({ redisUrl: config.redisUrl, prefix: config.queuePrefix });
+const queues = new QueueSet({
+  redisUrl: config.redisUrl,
+  redisCluster: config.redisCluster,
+  prefix: config.queuePrefix,
+});
 
 const deps = {
   prisma,

@@ -16,7 +16,7 @@ import {
   type Metrics,
   standardHeaders,
 } from '@leadhook/observability';
-import type { QueueSet } from '@leadhook/queue';
+import type { QueueSet, RedisClient } from '@leadhook/queue';
 import { createRateLimiter } from '@leadhook/rate-limit';
 import cors from 'cors';
 import express, {
@@ -25,7 +25,6 @@ import express, {
   type RequestHandler,
   type Router,
 } from 'express';
-import type { Redis } from 'ioredis';
 import { intakeLogFields, intakeRoutes, noteAnswer, sendNotFound } from './intake.routes.js';
 import { providerHookRoutes } from './provider-hooks.routes.js';
 import { twilioHookRoutes } from './twilio-hooks.routes.js';
@@ -58,7 +57,7 @@ export interface IntakeDeps {
   pool: Pool;
   queues: QueueSet;
   /** For the rate limiter. */
-  redis: Redis;
+  redis: RedisClient;
   logger: Logger;
   metrics: Metrics;
   options: IntakeOptions;

@@ -23,9 +23,10 @@ const config = loadConfigOrExit();
 const logger = createLogger({ service: 'intake', level: config.logLevel });
 const metrics = createMetrics('intake');
 const pool = createPool({ databaseUrl: config.databaseUrl, max: config.intakeDatabasePoolSize });
-const redis = createRedis(config.redisUrl);
+const redis = createRedis(config);
 const queues = new QueueSet({
   redisUrl: config.redisUrl,
+  redisCluster: config.redisCluster,
   prefix: config.queuePrefix,
 });
 

@@ -4,14 +4,13 @@ import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhoo
 import type { Logger } from '@leadhook/observability';
 import { zeroedCounter } from '@leadhook/observability';
 import { type MessagingProvider, SimulationProvider, TwilioProvider } from '@leadhook/providers';
-import { createWorkerRedis, PeriodicTask, payloadOf } from '@leadhook/queue';
+import { createWorkerRedis, PeriodicTask, payloadOf, type RedisClient } from '@leadhook/queue';
 import {
   logQueueWorkerEvents,
   type WorkerComponent,
   type WorkerContext,
 } from '@leadhook/worker-runtime';
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
 import { type AdmissionOptions, StepBacklogGate } from './admission.js';
 import { enrollLead } from './enrollment.job.js';
@@ -62,7 +61,7 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
   let pool: Pool | undefined;
   let stopping = new AbortController();
   let workers: Worker[] = [];
-  const clients: Redis[] = [];
+  const clients: RedisClient[] = [];
   let reconciler: PeriodicTask | undefined;
   let stopped = false;
   let cancelPending: (() => void) | undefined;
@@ -143,12 +142,11 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
       // Every series at 0 from the start, so rates exist before the first job.
       for (const series of STEP_SERIES) steps.inc(series, 0);
       const connect = () => {
-        const redis = createWorkerRedis(config.redisUrl);
+        const redis = createWorkerRedis(config);
         clients.push(redis);
         return redis;
       };
       const common = {
-        prefix: config.queuePrefix,
         concurrency: options.concurrency ?? config.playbookStepConcurrency,
       };
 
@@ -185,6 +183,7 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
           // queues here instead of making every play late (bench/playbook).
           {
             ...common,
+            prefix: queues.prefixOf('enrollment'),
             concurrency: options.enrollmentConcurrency ?? config.playbookEnrollmentConcurrency,
             connection: connect(),
           },
@@ -193,7 +192,7 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
         const stepWorker = new Worker<StepPayload>(
           'playbook-step',
           stepProcessor(deps, logger, { steps, lag }),
-          { ...common, connection: connect() },
+          { ...common, prefix: queues.prefixOf('playbook-step'), connection: connect() },
         );
 
         workers = [enrollmentWorker, stepWorker];

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from '@leadhook/observability';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@leadhook/queue';
 
 /**
  * The cap on one subscription's attempts in flight
@@ -30,7 +30,7 @@ export class SubscriptionCap {
   private readonly noticed = new Map<string, number>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     /** QUEUE_PREFIX: the keys live beside the queues' (one Cluster slot with a hash tag). */
     private readonly prefix: string,
     /** WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION */
@@ -135,7 +135,9 @@ export class SubscriptionCap {
   }
 
   private keys(subscriptionId: string): [string, string] {
-    const base = `${this.prefix}:webhook-cap:${subscriptionId}`;
+    // The braces make both keys one hash slot on a Redis Cluster (the script
+    // takes them together), whatever QUEUE_PREFIX is.
+    const base = `${this.prefix}:webhook-cap:{${subscriptionId}}`;
     return [`${base}:slots`, `${base}:waiting`];
   }
 

@@ -6,7 +6,7 @@ import {
   MicroBatcher,
   type Pool,
 } from '@leadhook/db';
-import { createWorkerRedis, PeriodicTask, payloadOf } from '@leadhook/queue';
+import { createWorkerRedis, PeriodicTask, payloadOf, type RedisClient } from '@leadhook/queue';
 import type { Resolve } from '@leadhook/webhooks';
 import {
   logQueueWorkerEvents,
@@ -14,7 +14,6 @@ import {
   type WorkerContext,
 } from '@leadhook/worker-runtime';
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
 import { CHAIN_RUN_MS } from './delivery/chain.runner.js';
 import { type DeliveryJobData, deliveryProcessor } from './delivery/delivery.job.js';
@@ -117,7 +116,7 @@ const FAN_OUT_BATCHING = { ...BATCH_FAILURES, maxInFlight: 2 };
 export function webhookComponent(options: WebhookComponentOptions = {}): WorkerComponent {
   let pool: Pool | undefined;
   let workers: Worker[] = [];
-  const clients: Redis[] = [];
+  const clients: RedisClient[] = [];
   let reconciler: PeriodicTask | undefined;
   let stopped = false;
   let slots: SendSlots | undefined;
@@ -215,13 +214,12 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
       zeroWebhookMetrics(deps.metrics);
 
       const connect = () => {
-        const redis = createWorkerRedis(config.redisUrl);
+        const redis = createWorkerRedis(config);
         clients.push(redis);
         return redis;
       };
       const lock = lockDurationMs(config.webhookTimeoutMs);
       const common = {
-        prefix: config.queuePrefix,
         lockDuration: lock,
         stalledInterval: lock,
       };
@@ -250,13 +248,23 @@ export function webhookComponent(options: WebhookComponentOptions = {}): WorkerC
             'fan-out job',
           );
         },
-        { ...common, concurrency: activityConcurrency, connection: connect() },
+        {
+          ...common,
+          prefix: queues.prefixOf('activity'),
+          concurrency: activityConcurrency,
+          connection: connect(),
+        },
       );
 
       const deliveryWorker = new Worker<DeliveryJobData>(
         'delivery',
         deliveryProcessor(deps, logger),
-        { ...common, concurrency: deliveryConcurrency, connection: connect() },
+        {
+          ...common,
+          prefix: queues.prefixOf('delivery'),
+          concurrency: deliveryConcurrency,
+          connection: connect(),
+        },
       );
 
       workers = [activityWorker, deliveryWorker];
