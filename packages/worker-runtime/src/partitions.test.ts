@@ -139,7 +139,7 @@ describe('PartitionJob', () => {
     );
     expect(await partitions('activities')).toContain(`activities_p${oldMonth}`);
 
-    const round = await new PartitionJob({ pool, historyRetentionMs: 365 * DAY_MS }).runOnce();
+    const round = await new PartitionJob({ pool, historyRetentionMs: 380 * DAY_MS }).runOnce();
     expect(round?.dropped).toEqual(
       ['attempts', 'deliveries', 'activities', 'submissions'].map((t) => `${t}_p${oldMonth}`),
     );
@@ -169,7 +169,7 @@ describe('PartitionJob', () => {
 
     // Idempotent: the next round has nothing to drop.
     expect(
-      (await new PartitionJob({ pool, historyRetentionMs: 365 * DAY_MS }).runOnce())?.dropped,
+      (await new PartitionJob({ pool, historyRetentionMs: 380 * DAY_MS }).runOnce())?.dropped,
     ).toEqual([]);
   });
 });
