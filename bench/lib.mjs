@@ -50,10 +50,19 @@ export function benchArgs(numbers, other = {}) {
   return values;
 }
 
-/** An id of the shape the services check: prefix + 26 Crockford base32 characters. */
+/**
+ * An id of the shape the services check: prefix + 26 Crockford base32 characters,
+ * the first 10 the time now as newId's: the history tables are partitioned by the
+ * month of that time (docs/operations.md, "History partitions"), and a random one
+ * fell in no partition.
+ */
 export function fakeId(prefix) {
   const crockford = '0123456789abcdefghjkmnpqrstvwxyz';
-  return `${prefix}_${Array.from(randomBytes(26), (b) => crockford[b % 32]).join('')}`;
+  let time = '';
+  for (let t = Date.now(), i = 0; i < 10; i++, t = Math.floor(t / 32)) {
+    time = crockford[t % 32] + time;
+  }
+  return `${prefix}_${time}${Array.from(randomBytes(16), (b) => crockford[b % 32]).join('')}`;
 }
 
 /**

@@ -55,6 +55,7 @@ const CODE: Record<string, Labels> = {
   leadhook_retention_removed_total: { kind: sorted(RETENTION_KINDS) },
   leadhook_retention_last_run_timestamp_seconds: {},
   leadhook_retention_errors_total: {},
+  leadhook_partition_errors_total: {},
 };
 
 describe('the metrics table of docs/operations.md', () => {

@@ -149,20 +149,6 @@ describe('the activity path', () => {
     expect(await prisma.activity.count({ where: { leadId, activityLabel: 'stopped' } })).toBe(1);
   });
 
-  it('is backed by the database: a second outcome row violates the unique index', async () => {
-    const leadId = await lead();
-    const row = (label: string) => ({
-      id: newId('activity'),
-      accountId,
-      leadId,
-      activityType: 'outcome',
-      activityLabel: label,
-      note: 'n',
-    });
-    await prisma.activity.create({ data: row('qualified') });
-    await expect(prisma.activity.create({ data: row('unqualified') })).rejects.toThrow();
-  });
-
   it.each(['STOP', '  stop ', 'Unsubscribe', 'optout', 'please stop by at 5'])(
     'a reply %j records message_received, stopped, then opted_out',
     async (body) => {

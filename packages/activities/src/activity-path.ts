@@ -8,8 +8,9 @@ import type { QueueSet } from '@leadhook/queue';
  * playbook worker's own steps and for POST /leads/{id}/activities alike.
  *
  * In one transaction it writes the activity row, applies the terminal-outcome
- * rule (at most one outcome per lead: checked under the lead's row lock, and
- * enforced by the unique index activities_one_outcome_per_lead as the backstop),
+ * rule (at most one outcome per lead: checked under the lead's row lock, which
+ * every writer of an outcome takes; activities is partitioned by month, so no
+ * unique index on the lead can back it, docs/operations.md, "History partitions"),
  * stops an active play when an outcome arrives (with a `stopped` event first),
  * and writes an outbox row per activity for the webhook worker. After commit the
  * activity jobs are enqueued as a fast path; the outbox relay covers Redis.

@@ -259,8 +259,15 @@ describe('retention settings', () => {
     ['OUTBOX_RETENTION', 'a week'],
     ['ATTEMPT_BODY_RETENTION', '59m'],
     ['ATTEMPT_BODY_RETENTION', '0'],
+    ['HISTORY_RETENTION', '29d'],
+    ['HISTORY_RETENTION', 'forever'],
   ])('refuses %s=%j, naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));
+  });
+  it('keep the history forever unless HISTORY_RETENTION is set (whole months past it are dropped)', () => {
+    expect(loadConfig({}).historyRetentionMs).toBeNull();
+    expect(loadConfig({ HISTORY_RETENTION: '' }).historyRetentionMs).toBeNull();
+    expect(loadConfig({ HISTORY_RETENTION: '400d' }).historyRetentionMs).toBe(400 * 86_400_000);
   });
 });
 

@@ -121,6 +121,11 @@ export interface Config {
   /** How long a webhook attempt keeps the subscriber's response body (ms). */
   readonly attemptBodyRetentionMs: number;
   /**
+   * Past this age (ms) whole months of history (submissions, activities,
+   * deliveries, attempts) are dropped; null (unset) keeps them forever.
+   */
+  readonly historyRetentionMs: number | null;
+  /**
    * The secret the messaging provider signs its webhooks to intake with
    * (`whsec_…`, Standard Webhooks); null (unset) turns the provider hooks off.
    */
@@ -368,6 +373,18 @@ function redisClusterNodes(text: string): RedisClusterSettings | null {
   };
 }
 
+/**
+ * HISTORY_RETENTION: empty keeps the history forever (dropping it is the
+ * operator's choice); else at least 30 days, so a month's partition is never
+ * dropped while its deliveries may still be retried (docs/operations.md, "Retention").
+ */
+function historyRetention(text: string): number | null {
+  if (text.trim() === '') return null;
+  const ms = parseDuration(text);
+  if (ms < 30 * 86_400_000) throw new Error(`"${text}" is shorter than 30d (e.g. 400d)`);
+  return ms;
+}
+
 function queuePrefix(text: string): string {
   if (!/^[A-Za-z0-9_{}-]+$/.test(text))
     throw new Error(`"${text}" may use letters, digits, _ - { }`);
@@ -408,6 +425,7 @@ export const SETTING_DEFAULTS = {
   PROVIDER_SIMULATION_CALL_OUTCOME: 'voicemail',
   OUTBOX_RETENTION: '7d',
   ATTEMPT_BODY_RETENTION: '30d',
+  HISTORY_RETENTION: '',
   PROVIDER_WEBHOOK_SECRET: '',
   PROVIDER: 'simulation',
   PROVIDER_RETRY_SCHEDULE: '30s,2m,10m',
@@ -512,6 +530,7 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     outboxRetentionMs: read('OUTBOX_RETENTION', retention),
     attemptBodyRetentionMs: read('ATTEMPT_BODY_RETENTION', retention),
+    historyRetentionMs: read('HISTORY_RETENTION', historyRetention),
     providerWebhookSecret: read('PROVIDER_WEBHOOK_SECRET', webhookSecret),
     provider: read('PROVIDER', oneOf<ProviderKind>(['simulation', 'twilio'])),
     twilio: null,

@@ -68,6 +68,7 @@ export { type OutboxRows, withOutboxRows } from './outbox.js';
 export { PrivateRedis } from './private-redis.js';
 export { forgetRedis } from './redis.js';
 export {
+  addPastHistoryPartitions,
   createTestDatabase,
   createTestStores,
   rowsRead,

@@ -8,7 +8,7 @@ import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhoo
 import { createTestDatabase, type TestDatabase } from '@leadhook/db/testing';
 
 export type { TestDatabase } from '@leadhook/db/testing';
-export { createTestDatabase, rowsRead } from '@leadhook/db/testing';
+export { addPastHistoryPartitions, createTestDatabase, rowsRead } from '@leadhook/db/testing';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

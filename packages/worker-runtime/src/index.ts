@@ -1,3 +1,5 @@
+export type { PartitionJobOptions, PartitionRound } from './partitions.js';
+export { PARTITION_MONTHS_AHEAD, PARTITIONS_LOCK_KEY, PartitionJob } from './partitions.js';
 export type { QueueWorkerEvents } from './queue-worker-events.js';
 export { logQueueWorkerEvents } from './queue-worker-events.js';
 export type { RetentionKind, RetentionOptions } from './retention.js';

@@ -23,13 +23,14 @@ import {
   type RelayingProcess,
 } from '@leadhook/queue';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { PartitionJob } from './partitions.js';
 import { RETENTION_KINDS, RetentionJob } from './retention.js';
 import { registerOutboxLagGauge, registerQueueDepthGauge } from './scrape-metrics.js';
 
 /**
  * What every worker process runs besides its own jobs (docs/operations.md,
  * "Architecture"): a small HTTP server for /healthz, /readyz and /metrics, the outbox
- * relay of the topics the worker consumes, the retention job and the queue-depth gauges. A worker's real work (BullMQ workers, reconcilers) plugs in as components,
+ * relay of the topics the worker consumes, the retention and partition jobs and the queue-depth gauges. A worker's real work (BullMQ workers, reconcilers) plugs in as components,
  * which share the runtime's pool, queues and metrics.
  */
 
@@ -185,6 +186,24 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
     },
   });
 
+  const partitionErrors = counter(
+    'leadhook_partition_errors_total',
+    'Partition rounds that failed (creating the months ahead or dropping expired ones)',
+  );
+  const partitions = new PartitionJob({
+    pool,
+    historyRetentionMs: config.historyRetentionMs,
+    onRound: ({ created, dropped }) => {
+      if (created.length + dropped.length > 0) {
+        logger.info({ created, dropped }, 'history partitions round');
+      }
+    },
+    onError: (err) => {
+      partitionErrors.inc();
+      logger.warn({ err }, 'history partitions round failed; retrying next round');
+    },
+  });
+
   let lastErrorLoggedAt = 0;
   const relay = new OutboxRelay({
     pool,
@@ -232,6 +251,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
     check();
     relay.start();
     retention.start();
+    partitions.start();
     const port = await listen(server, options.port, options.host);
     listening = true;
     for (const component of components) {
@@ -273,6 +293,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
     clearTimeout(deadline);
     await attempt('outbox relay', () => relay.stop());
     await attempt('retention', () => retention.stop());
+    await attempt('partitions', () => partitions.stop());
     if (listening) await attempt('http server', () => closeServer(server));
     // queues.close() also drops the shared Redis connection.
     await Promise.all([

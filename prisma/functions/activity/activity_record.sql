@@ -11,8 +11,10 @@
 --     'lead_not_found' or 'outcome_exists' (with the existing outcome) and no change
 --   Guarantees:
 --     - the lead's row lock (FOR UPDATE) serialises everything recorded on a lead,
---       so the one-outcome check cannot race (activities_one_outcome_per_lead is
---       the database's backstop)
+--       so the one-outcome check cannot race: activities is partitioned by month
+--       and cannot have a unique index on the lead, so this lock and leads.outcome,
+--       set in the same transaction, are the guarantee
+--       (docs/operations.md, "History partitions")
 --     - an outcome stops an active play, with a `stopped` event first, and is set
 --       on the lead (opted_out also sets opted_out)
 --     - p_stop: after the reply, the play ends, `stopped` is recorded (even with no

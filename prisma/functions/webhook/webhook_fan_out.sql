@@ -12,8 +12,10 @@
 --   Guarantees:
 --     - a delivery per enabled, undeleted subscription of the lead's playbook or
 --       of the account that selected the label; the activity's outbox row closed
---       in the same transaction. Running it twice creates nothing new (unique
---       (activity_id, subscription_id); a closed outbox row means done)
+--       in the same transaction. Running it twice creates nothing new (a closed
+--       outbox row means done; under the lead's lock only the pairs not yet in
+--       deliveries are inserted: deliveries is partitioned by id, so the pair has
+--       no unique index, docs/operations.md, "History partitions")
 --     - the lead's advisory lock, then its chains' locks in subscription order,
 --       then the selecting subscriptions share-locked in id order
 --     - also fans out the lead's earlier activities whose outbox rows are still
@@ -148,7 +150,6 @@ BEGIN
            CASE WHEN c.claim THEN clock_timestamp() + p_lease_ms * interval '1 millisecond' END
       FROM chosen c
      ORDER BY c.occurred_at, c.activity_id
-    ON CONFLICT (activity_id, subscription_id) DO NOTHING
     RETURNING id, attempt_count, next_attempt_at, queued, claimed_until)
   SELECT (SELECT count(*)::int FROM inserted),
          (SELECT coalesce(jsonb_agg(jsonb_build_object(

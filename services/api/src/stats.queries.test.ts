@@ -111,7 +111,40 @@ async function scansOf(query: Prisma.Sql): Promise<Scan[]> {
   ]);
   const plan = rows[0]?.['QUERY PLAN'][0]?.Plan;
   if (!plan) throw new Error('EXPLAIN returned no plan');
-  return scans(plan);
+  return byParent(scans(plan));
+}
+
+/**
+ * The scans of a partitioned table's partitions (one per month,
+ * docs/operations.md, "History partitions") as one scan of the table, by the parent's names of
+ * the table and its index: each partition holding rows must be read the same
+ * way. An empty partition (the months ahead, the catch-alls) is planned on
+ * guesses, whatever it is read by costs nothing, and is left out.
+ */
+async function byParent(found: Scan[]): Promise<Scan[]> {
+  const rows = await h.prisma.$queryRaw<{ child: string; parent: string; empty: boolean }[]>`
+    SELECT c.relname::text AS child, p.relname::text AS parent,
+           c.relkind = 'r' AND c.reltuples <= 0 AS empty
+      FROM pg_inherits i
+      JOIN pg_class c ON c.oid = i.inhrelid
+      JOIN pg_class p ON p.oid = i.inhparent`;
+  const parentOf = new Map(rows.map((r) => [r.child, r.parent]));
+  const empty = new Set(rows.filter((r) => r.empty).map((r) => r.child));
+  const name = (n: string) => parentOf.get(n) ?? n;
+  const seen = new Set<string>();
+  return found
+    .filter((s) => !empty.has(s.table))
+    .map((s) => ({
+      ...s,
+      table: name(s.table),
+      index: s.index === null ? null : s.index.split(' & ').map(name).join(' & '),
+    }))
+    .filter((s) => {
+      const key = JSON.stringify(s);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
 }
 
 /** An index searched by the source and both bounds of the range, not the source alone. */

@@ -1,5 +1,5 @@
 import { newId } from '@leadhook/db';
-import { rowsRead, useHarness } from '@leadhook/testkit';
+import { addPastHistoryPartitions, rowsRead, useHarness } from '@leadhook/testkit';
 import pg from 'pg';
 import { Harness } from './testing/harness.js';
 
@@ -7,7 +7,12 @@ import { Harness } from './testing/harness.js';
 // playbook_step_defer, prisma/functions/playbook/) on their
 // own, with no worker running.
 
-const h = useHarness(() => Harness.create());
+const h = useHarness(async () => {
+  const harness = await Harness.create();
+  // The keyed reads below, with a year of monthly history partitions present.
+  await addPastHistoryPartitions(harness.pool);
+  return harness;
+});
 
 type Source = { playbookId: string; sourceId: string };
 

@@ -1,3 +1,4 @@
+export { addPastHistoryPartitions } from './history-partitions.js';
 export { rowsRead } from './rows-read.js';
 export type { TestDatabase } from './test-database.js';
 export {

@@ -7,15 +7,18 @@ import type pg from 'pg';
  * even without a sequential scan (the hot-path SQL functions run with
  * enable_seqscan off). Index entries an index condition skips, and index-only
  * scans, do not count. Tests use it to hold a keyed statement to a few rows
- * whatever the table holds.
+ * whatever the table holds. A partitioned table's rows are its partitions'
+ * (docs/operations.md, "History partitions"): they are summed, so a plan that walks
+ * every partition shows as much as one that reads one.
  */
 export async function rowsRead(
   client: Pick<pg.ClientBase, 'query'>,
   table: string,
 ): Promise<number> {
   const { rows } = await client.query<{ n: number }>(
-    `SELECT (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::int AS n
-       FROM pg_stat_xact_user_tables WHERE relname = $1`,
+    `SELECT sum(coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::int AS n
+       FROM pg_stat_xact_user_tables
+      WHERE relid IN (SELECT relid FROM pg_partition_tree(to_regclass($1)))`,
     [table],
   );
   return rows[0]?.n ?? 0;

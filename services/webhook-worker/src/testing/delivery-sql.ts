@@ -1,6 +1,6 @@
 import { newId, type Pool } from '@leadhook/db';
 import { QueueSet } from '@leadhook/queue';
-import { forgetRedis, TEST_REDIS_URL, waitFor } from '@leadhook/testkit';
+import { addPastHistoryPartitions, forgetRedis, TEST_REDIS_URL, waitFor } from '@leadhook/testkit';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import type { FanOutRow } from '../fanout.queries.js';
@@ -24,6 +24,8 @@ export function useDeliverySql(): void {
   beforeAll(async () => {
     h = await Harness.create({ poolMax: 4 });
     pool = h.pool;
+    // Every keyed read of the hot path, with a year of monthly partitions present.
+    await addPastHistoryPartitions(pool);
     prefix = Harness.newPrefix();
     queues = new QueueSet({ redisUrl: TEST_REDIS_URL, prefix });
     inspect = new Queue('delivery', { connection: queues.redis, prefix });

@@ -1,0 +1,175 @@
+import { idFloor, type Pool, type PrismaClient } from '@leadhook/db';
+import {
+  aLead,
+  aLeadOwner,
+  aSubscription,
+  createTestStores,
+  type LeadOwner,
+  type TestStores,
+} from '@leadhook/testkit';
+import { PartitionJob } from './partitions.js';
+
+const DAY_MS = 86_400_000;
+
+let stores: TestStores;
+let pool: Pool;
+let prisma: PrismaClient;
+let owner: LeadOwner;
+
+beforeAll(async () => {
+  stores = await createTestStores({ poolMax: 4, prismaPoolMax: 2 });
+  ({ pool, prisma } = stores);
+  owner = await aLeadOwner(prisma);
+});
+afterAll(() => stores.close());
+
+function monthStart(at: Date, plus = 0): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + plus, 1));
+}
+
+function month(at: Date): string {
+  return `${at.getUTCFullYear()}${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
+/** An id of `kind` made at `at` (a random tail as newId's). */
+function idAt(kind: 'activity' | 'delivery' | 'attempt' | 'submission', at: Date): string {
+  return idFloor(kind, at).slice(0, -16) + Math.random().toString(32).slice(2, 18).padEnd(16, '0');
+}
+
+async function partitions(table: string): Promise<string[]> {
+  const { rows } = await pool.query<{ name: string }>(
+    `SELECT r_partition AS name FROM leadhook_history_partitions() WHERE r_table = $1`,
+    [table],
+  );
+  return rows.map((r) => r.name);
+}
+
+async function count(sql: string, params: unknown[] = []): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(sql, params);
+  return rows[0]?.n ?? 0;
+}
+
+describe('PartitionJob', () => {
+  it('creates each month up to three ahead, once, whichever copies run it', async () => {
+    // Eight months from now: the months in between and three after it are missing.
+    const later = monthStart(new Date(), 8);
+    const jobs = [0, 1, 2].map(
+      () => new PartitionJob({ pool, historyRetentionMs: null, now: () => later }),
+    );
+    const rounds = await Promise.all(jobs.map((j) => j.runOnce()));
+    const created = rounds.flatMap((r) => r?.created ?? []);
+    for (const table of ['submissions', 'activities', 'deliveries', 'attempts']) {
+      for (let m = 8; m <= 11; m++) {
+        const name = `${table}_p${month(monthStart(new Date(), m))}`;
+        expect(await partitions(table)).toContain(name);
+        expect(created.filter((c) => c === name).length).toBeLessThanOrEqual(1);
+      }
+    }
+    // A later round finds nothing to do.
+    expect(
+      await new PartitionJob({ pool, historyRetentionMs: null, now: () => later }).runOnce(),
+    ).toEqual({ created: [], dropped: [] });
+    // And an id of the furthest month is taken.
+    const { id: leadId } = await aLead(prisma, owner);
+    const id = idAt('activity', monthStart(new Date(), 11));
+    await pool.query(
+      `INSERT INTO activities (id, account_id, lead_id, activity_type, activity_label, note)
+       VALUES ($1, $2, $3, 'event', 'far', 'n')`,
+      [id, owner.accountId, leadId],
+    );
+    await pool.query('DELETE FROM activities WHERE id = $1', [id]);
+  });
+
+  it('drops the months past HISTORY_RETENTION whole, with what later months kept of them, and nothing without it', async () => {
+    const now = new Date();
+    const old = new Date(monthStart(now, -14).getTime() + 10 * DAY_MS);
+    await pool.query('SELECT leadhook_history_partitions_ensure($1, $1)', [old]);
+    const { id: leadId } = await aLead(prisma, owner);
+    const { id: subscriptionId } = await aSubscription(prisma, {
+      accountId: owner.accountId,
+      url: 'http://127.0.0.1:9/hook',
+    });
+    const ids = {
+      oldSubmission: idAt('submission', old),
+      oldActivity: idAt('activity', old),
+      oldDelivery: idAt('delivery', old),
+      oldAttempt: idAt('attempt', old),
+      // This month's rows that reference the old month's: they go with it.
+      lateDelivery: idAt('delivery', now),
+      lateAttempt: idAt('attempt', now),
+      // This month's own rows: kept.
+      activity: idAt('activity', now),
+      delivery: idAt('delivery', now),
+      attempt: idAt('attempt', now),
+    };
+    await pool.query(
+      `INSERT INTO submissions (id, account_id, source_id, result, lead_id)
+       VALUES ($1, $2, $3, 'accepted', $4)`,
+      [ids.oldSubmission, owner.accountId, owner.sourceId, leadId],
+    );
+    await pool.query(
+      `INSERT INTO activities (id, account_id, lead_id, activity_type, activity_label, note)
+       VALUES ($1, $3, $4, 'event', 'old', 'n'), ($2, $3, $4, 'event', 'new', 'n')`,
+      [ids.oldActivity, ids.activity, owner.accountId, leadId],
+    );
+    await pool.query(
+      `INSERT INTO deliveries (id, activity_id, subscription_id, lead_id)
+       VALUES ($1, $2, $5, $6), ($3, $2, $5, $6), ($4, $7, $5, $6)`,
+      [
+        ids.oldDelivery,
+        ids.oldActivity,
+        ids.lateDelivery,
+        ids.delivery,
+        subscriptionId,
+        leadId,
+        ids.activity,
+      ],
+    );
+    // lateAttempt: an attempt made this month of the old month's delivery.
+    await pool.query(
+      `INSERT INTO attempts (id, delivery_id, attempted_at, duration_ms)
+       VALUES ($1, $2, now(), 1), ($3, $2, now(), 1), ($4, $5, now(), 1)`,
+      [ids.oldAttempt, ids.oldDelivery, ids.lateAttempt, ids.attempt, ids.delivery],
+    );
+    const oldMonth = month(old);
+
+    // Unset: every month stays.
+    expect((await new PartitionJob({ pool, historyRetentionMs: null }).runOnce())?.dropped).toEqual(
+      [],
+    );
+    expect(await partitions('activities')).toContain(`activities_p${oldMonth}`);
+
+    const round = await new PartitionJob({ pool, historyRetentionMs: 380 * DAY_MS }).runOnce();
+    expect(round?.dropped).toEqual(
+      ['attempts', 'deliveries', 'activities', 'submissions'].map((t) => `${t}_p${oldMonth}`),
+    );
+    for (const table of ['submissions', 'activities', 'deliveries', 'attempts']) {
+      expect(await partitions(table)).not.toContain(`${table}_p${oldMonth}`);
+      expect(
+        await count('SELECT count(*)::int AS n FROM pg_class WHERE relname = $1', [
+          `${table}_p${oldMonth}`,
+        ]),
+      ).toBe(0);
+    }
+    const kept = async (table: string) =>
+      (
+        await pool.query<{ id: string }>(
+          `SELECT id FROM ${table} WHERE id = ANY ($1) ORDER BY id`,
+          [Object.values(ids)],
+        )
+      ).rows.map((r) => r.id);
+    expect(await kept('submissions')).toEqual([]);
+    expect(await kept('activities')).toEqual([ids.activity]);
+    expect(await kept('deliveries')).toEqual([ids.delivery]);
+    expect(await kept('attempts')).toEqual([ids.attempt]);
+    // This month and the next three are still there.
+    for (let m = 0; m <= 3; m++) {
+      expect(await partitions('activities')).toContain(`activities_p${month(monthStart(now, m))}`);
+    }
+
+    // Idempotent: the next round has nothing to drop.
+    expect(
+      (await new PartitionJob({ pool, historyRetentionMs: 380 * DAY_MS }).runOnce())?.dropped,
+    ).toEqual([]);
+  });
+});

@@ -1,0 +1,181 @@
+import type { Pool, PoolClient } from '@leadhook/db';
+import { PeriodicJob } from '@leadhook/queue';
+
+/**
+ * The partition job (docs/operations.md, "History partitions"): keeps the monthly
+ * partitions of the history tables (submissions, activities, deliveries,
+ * attempts; partitioned by their ids' month) ahead of time, and drops whole
+ * months past HISTORY_RETENTION when it is set.
+ *
+ * - creates the partitions of this month and the next `monthsAhead`
+ *   (leadhook_history_partitions_ensure): an id of a month with no partition
+ *   would be refused, so they exist months before a row needs them;
+ * - with `historyRetentionMs`, drops every monthly partition whose whole month
+ *   ended more than that ago, oldest first, attempts before the deliveries they
+ *   reference, deliveries before their activities: the rows of later partitions
+ *   that still reference it (a delivery made after its activity's month ended,
+ *   an attempt after its delivery's) are deleted first, as deleting the referenced
+ *   row would cascade; then the partition is detached CONCURRENTLY (writers and
+ *   readers of the other partitions are not blocked) and dropped.
+ *
+ * Every worker runs it; a session-level advisory lock taken with
+ * pg_try_advisory_lock lets one copy work at a time and the others skip the
+ * round. Each step is idempotent, and a detach that a dead process left half
+ * done is finished (DETACH ... FINALIZE) by the next round.
+ */
+
+/** Arbitrary constant next to the retention job's (7_245_190_333). */
+export const PARTITIONS_LOCK_KEY = 7_245_190_334;
+
+/** Months whose partitions exist ahead of the current one. */
+export const PARTITION_MONTHS_AHEAD = 3;
+
+/** Creating a partition locks its parent for an instant: never wait long for it. */
+const LOCK_TIMEOUT = '5s';
+
+export interface PartitionRound {
+  /** Partitions created (<table>_pYYYYMM). */
+  created: string[];
+  /** Partitions detached and dropped. */
+  dropped: string[];
+}
+
+export interface PartitionJobOptions {
+  pool: Pool;
+  /** Drop months that ended longer ago than this (ms); null keeps every month. */
+  historyRetentionMs: number | null;
+  /** How often a round runs (ms); default hourly. */
+  intervalMs?: number;
+  /**
+   * The first round's delay (ms); default a minute: the months ahead already
+   * exist (the migration made three), and a worker's start and a short-lived
+   * copy's stop are not slowed by it.
+   */
+  firstDelayMs?: number;
+  monthsAhead?: number;
+  /** "Now" for a round (tests move it). */
+  now?: () => Date;
+  /** Called when a round finished with the lock held. */
+  onRound?: (round: PartitionRound) => void;
+  /** Called with what went wrong; the job keeps running. */
+  onError?: (err: unknown) => void;
+}
+
+interface Expired {
+  table: string;
+  partition: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * The rows of later partitions that reference the rows of an expiring one, by
+ * the referencing table's index on the referencing column.
+ */
+const REFERENCING: Record<string, string | undefined> = {
+  deliveries: 'DELETE FROM attempts WHERE delivery_id >= $1 AND delivery_id < $2',
+  activities: 'DELETE FROM deliveries WHERE activity_id >= $1 AND activity_id < $2',
+};
+
+export class PartitionJob extends PeriodicJob {
+  constructor(private readonly options: PartitionJobOptions) {
+    super({
+      intervalMs: options.intervalMs ?? 3_600_000,
+      firstDelayMs: options.firstDelayMs ?? 60_000,
+      onError: (err) => options.onError?.(err),
+    });
+  }
+
+  protected round(): Promise<unknown> {
+    return this.runOnce();
+  }
+
+  /** One round with the lock; null when another process holds it. */
+  async runOnce(): Promise<PartitionRound | null> {
+    const client = await this.options.pool.connect();
+    let failure: Error | undefined;
+    try {
+      const { rows } = await client.query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_lock($1) AS locked',
+        [PARTITIONS_LOCK_KEY],
+      );
+      if (!rows[0]?.locked) return null;
+      try {
+        await client.query(`SET lock_timeout = '${LOCK_TIMEOUT}'`);
+        const now = this.options.now?.() ?? new Date();
+        const round: PartitionRound = {
+          created: await this.createAhead(client, now),
+          dropped: await this.dropExpired(client, now),
+        };
+        this.options.onRound?.(round);
+        return round;
+      } finally {
+        await client.query('RESET lock_timeout');
+        await client.query('SELECT pg_advisory_unlock($1)', [PARTITIONS_LOCK_KEY]);
+      }
+    } catch (err) {
+      // A broken connection is dropped rather than pooled (its session, and any
+      // lock it held, ends with it).
+      failure = err instanceof Error ? err : new Error(String(err));
+      throw err;
+    } finally {
+      client.release(failure);
+    }
+  }
+
+  private async createAhead(client: PoolClient, now: Date): Promise<string[]> {
+    const through = new Date(
+      Date.UTC(
+        now.getUTCFullYear(),
+        now.getUTCMonth() + (this.options.monthsAhead ?? PARTITION_MONTHS_AHEAD),
+        1,
+      ),
+    );
+    const { rows } = await client.query<{ name: string }>(
+      'SELECT leadhook_history_partitions_ensure($1, $2) AS name',
+      [now, through],
+    );
+    return rows.map((r) => r.name);
+  }
+
+  private async dropExpired(client: PoolClient, now: Date): Promise<string[]> {
+    const retentionMs = this.options.historyRetentionMs;
+    if (retentionMs === null) return [];
+    const cutoff = new Date(now.getTime() - retentionMs);
+    const { rows } = await client.query<Expired>(
+      `SELECT r_table AS table, r_partition AS partition, r_from AS from, r_to AS to
+         FROM leadhook_history_partitions()
+        WHERE r_month + interval '1 month' <= $1`,
+      [cutoff],
+    );
+    const dropped: string[] = [];
+    for (const expired of rows) {
+      if (this.stopped) break;
+      await this.drop(client, expired);
+      dropped.push(expired.partition);
+    }
+    return dropped;
+  }
+
+  private async drop(client: PoolClient, { table, partition, from, to }: Expired): Promise<void> {
+    const referencing = REFERENCING[table];
+    if (referencing !== undefined) await client.query(referencing, [from, to]);
+    const { rows } = await client.query<{ pending: boolean }>(
+      `SELECT i.inhdetachpending AS pending FROM pg_inherits i
+        WHERE i.inhrelid = to_regclass($1) AND i.inhparent = to_regclass($2)`,
+      [partition, table],
+    );
+    const parent = quoteIdent(table);
+    const child = quoteIdent(partition);
+    if (rows[0]?.pending) {
+      await client.query(`ALTER TABLE ${parent} DETACH PARTITION ${child} FINALIZE`);
+    } else if (rows[0] !== undefined) {
+      await client.query(`ALTER TABLE ${parent} DETACH PARTITION ${child} CONCURRENTLY`);
+    }
+    await client.query(`DROP TABLE IF EXISTS ${child}`);
+  }
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
