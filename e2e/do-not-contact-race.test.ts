@@ -187,11 +187,11 @@ async function stepsRun(worker: ServiceProcess): Promise<number> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 it(`a STOP through intake racing a due SMS step of another lead with the phone in another process, ${ROUNDS} times: nothing is sent after the STOP commits`, async () => {
-  const tally = { sentFirst: 0, stoppedFirst: 0 };
+  const tally = { sentFirst: 0, stoppedFirst: 0, repliedToB: 0 };
   for (let round = 0; round < ROUNDS; round++) {
     const phone = `+1415${3_000_000 + round}`;
-    // B first: the carrier's reply goes to the newest lead with the phone and an
-    // active play, A, whose own step is an hour away.
+    // B first: a reply to a phone not yet messaged goes to the newest lead with
+    // the phone and an active play, A, whose own step is an hour away.
     const b = await leadWithPlay(phone, new Date(Date.now() - 10));
     const a = await leadWithPlay(phone, new Date(Date.now() + 3_600_000));
 
@@ -210,7 +210,11 @@ it(`a STOP through intake racing a due SMS step of another lead with the phone i
         await queues.enqueue('playbook-step', { enrollment_id: b.enrollmentId, step: 0 });
       })(),
     ]);
-    expect(answer).toEqual({ status: 200, body: { status: 'recorded', lead_id: a.leadId } });
+    // The reply goes to the lead last messaged at the phone: B when its SMS was
+    // recorded before intake looked, else the newest lead with an active play, A.
+    expect(answer).toMatchObject({ status: 200, body: { status: 'recorded' } });
+    const toB = answer.body.lead_id === b.leadId;
+    if (!toB) expect(answer.body.lead_id).toBe(a.leadId);
 
     // The racing step finishes: it sent and moved on to the call, or saw the STOP.
     const raced = await waitFor(async () => {
@@ -219,6 +223,7 @@ it(`a STOP through intake racing a due SMS step of another lead with the phone i
     });
     if (raced.outcome === 'do_not_contact') {
       tally.stoppedFirst += 1;
+      expect(toB).toBe(false);
       expect(sentAtStop).toEqual([]);
       expect(await labels(b.leadId)).toEqual(['stopped', 'do_not_contact']);
     } else {
@@ -235,12 +240,27 @@ it(`a STOP through intake racing a due SMS step of another lead with the phone i
     }
     // Nothing reached the phone after the STOP's commit, in either order.
     expect(await sentTo(phone)).toEqual(sentAtStop);
-    expect(await leadState(b.leadId, b.enrollmentId)).toMatchObject({
-      outcome: 'do_not_contact',
-      status: 'stopped',
-    });
-    expect((await labels(b.leadId)).at(-1)).toBe('do_not_contact');
-    expect(await labels(a.leadId)).toEqual(['message_received', 'stopped', 'opted_out']);
+    if (toB) {
+      // B's own reply: B opted out; A's step, an hour away, will find the phone listed.
+      tally.repliedToB += 1;
+      expect(await leadState(b.leadId, b.enrollmentId)).toMatchObject({
+        outcome: 'opted_out',
+        status: 'stopped',
+      });
+      expect((await labels(b.leadId)).slice(-3)).toEqual([
+        'message_received',
+        'stopped',
+        'opted_out',
+      ]);
+      expect(await labels(a.leadId)).toEqual([]);
+    } else {
+      expect(await leadState(b.leadId, b.enrollmentId)).toMatchObject({
+        outcome: 'do_not_contact',
+        status: 'stopped',
+      });
+      expect((await labels(b.leadId)).at(-1)).toBe('do_not_contact');
+      expect(await labels(a.leadId)).toEqual(['message_received', 'stopped', 'opted_out']);
+    }
   }
   expect(tally.sentFirst + tally.stoppedFirst).toBe(ROUNDS);
   // Which side won each round, and which worker ran the steps, depend on
