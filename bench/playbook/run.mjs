@@ -30,10 +30,16 @@
 //
 // Usage: node bench/playbook/run.mjs [--leads 10000] [--workers 1] [--webhook-workers 1]
 //          [--rate 0] [--connections 32] [--suppressions 0] [--timeout 1800]
-//          [--out bench/RESULTS.md]
+//          [--provider simulation|twilio] [--out bench/RESULTS.md]
 //   --rate N  posts at most N leads/s (0 = as fast as the intake takes them).
 //   --suppressions N  puts N phones on the account's do-not-contact list first (none
 //     of them a bench lead's), so enrollments and step claims check a list that size.
+//   --provider twilio  the workers send through PROVIDER=twilio to the fake Twilio REST
+//     API of packages/testkit/dist (a local HTTP server in this process, checking Basic
+//     auth and the form fields), which answers 201 and posts each message's `sent` and
+//     `delivered` and each call's `completed` (a machine: voicemail) status callback,
+//     signed, to the intake (so the intake's CPU includes the callbacks). Default:
+//     the simulation provider.
 //   WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" adds node args to
 //   each worker (a profile is written when it exits on SIGTERM).
 import { spawn } from 'node:child_process';
@@ -72,8 +78,12 @@ const args = benchArgs(
     suppressions: 0,
     timeout: 1800,
   },
-  { out: { type: 'string' } },
+  { out: { type: 'string' }, provider: { type: 'string' } },
 );
+const provider = args.provider ?? 'simulation';
+if (!['simulation', 'twilio'].includes(provider)) {
+  throw new Error('--provider: simulation or twilio');
+}
 const {
   leads: leadCount,
   workers: workerCount,
@@ -119,22 +129,46 @@ async function listSuppressions(accountId, count) {
   if (count > 0) await sql(dbUrl, 'ANALYZE suppressions');
 }
 
+/**
+ * The fake Twilio of the end-to-end tests (packages/testkit/dist: `pnpm build`),
+ * posting status callbacks, with every call answered by a machine (a voicemail,
+ * so the lead still ends unreachable, as on the simulation); answers the settings
+ * that point the workers and the intake at it.
+ */
+async function startFakeTwilio(intakeBase) {
+  const { FakeTwilio } = await import(resolve(root, 'packages/testkit/dist/fake-twilio.js'));
+  fake = await FakeTwilio.start({ callbacks: true });
+  const machine = { kind: 'accept', fate: { call: 'completed', answeredBy: 'machine_end_beep' } };
+  fake.script('call', ...Array.from({ length: leadCount }, () => machine));
+  return {
+    ...fake.settings(),
+    TWILIO_FROM_NUMBER: '+14155550199',
+    PUBLIC_BASE_URL: intakeBase,
+    // A 5xx is not expected from the fake; a short schedule keeps a surprise visible.
+    PROVIDER_RETRY_SCHEDULE: '1s,1s',
+  };
+}
+
 // --- a fresh database: one account, the three-step playbook, one source -----------
 const loadBefore = loadavg();
 let exitCode = 1;
 const children = [];
+let fake;
 try {
   await scratch.setUp();
   const { accountId, intakeKey } = await createBenchTenant(dbUrl, STEPS);
   await listSuppressions(accountId, suppressionCount);
 
   // --- the processes ----------------------------------------------------------------
+  const intakePort = await freePort();
+  const intakeBase = `http://127.0.0.1:${intakePort}`;
   const commonEnv = {
     ...process.env,
     DATABASE_URL: dbUrl,
     REDIS_URL: redisUrl,
     QUEUE_PREFIX: queuePrefix,
     LOG_LEVEL: 'warn',
+    ...(provider === 'twilio' ? await startFakeTwilio(intakeBase) : {}),
   };
   const workerNodeArgs = process.env.WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const workers = [];
@@ -170,7 +204,6 @@ try {
     children.push(child);
     webhookWorkers.push({ child, base: `http://127.0.0.1:${port}` });
   }
-  const intakePort = await freePort();
   const intake = spawn('node', ['services/intake/dist/main.js'], {
     cwd: root,
     env: {
@@ -181,7 +214,6 @@ try {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   children.push(intake);
-  const intakeBase = `http://127.0.0.1:${intakePort}`;
   await Promise.all([
     waitReady(intakeBase, 'intake'),
     ...workers.map((w, i) => waitReady(w.base, `worker ${i}`)),
@@ -307,8 +339,19 @@ try {
     .filter((line) => line.startsWith('leadhook_outbox_relayed_total'))
     .reduce((a, line) => a + Number(line.split(' ').pop()), 0);
 
+  // Status callbacks still under way are part of the intake's work, not counted.
   await stopChildren(children);
   children.length = 0;
+  const twilioFigures = fake
+    ? {
+        messages: fake.messages.length,
+        calls: fake.calls.length,
+        callbacks: fake.callbacks.length,
+        taken: fake.callbacks.filter((c) => c.status === 200).length,
+      }
+    : undefined;
+  await fake?.close();
+  fake = undefined;
 
   // --- figures from PostgreSQL --------------------------------------------------------
   const labels = await sql(
@@ -421,6 +464,7 @@ try {
   };
   const ms = (s) => `${(s * 1e3).toFixed(0)} ms`;
   const perLead = (s) => `${((s / accepted) * 1e3).toFixed(2)} ms`;
+  const perStep = (s) => `${((s / (accepted * STEPS.length)) * 1e3).toFixed(2)} ms`;
   const lagRow = (r) =>
     `| lag ${r.step === null ? '**all steps**' : `step ${r.step} (${STEPS[r.step].type}, delay ${STEPS[r.step].delay_seconds} s)`} p50 / p99 / max (n) | ${r.step === null ? '**' : ''}${ms(r.p50)} / ${ms(r.p99)}${r.step === null ? '**' : ''} / ${ms(r.max)} (${r.n}) |`;
   const all = lags.find((r) => r.step === null);
@@ -440,8 +484,8 @@ try {
 Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, PostgreSQL ${pgVersion}; load average before the run ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min), after ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' / ')}.
-Command: \`node bench/playbook/run.mjs --leads ${leadCount} --workers ${workerCount} --webhook-workers ${webhookWorkerCount} --rate ${rate} --connections ${connections} --suppressions ${suppressionCount}\`${process.env.WORKER_NODE_ARGS ? ` with WORKER_NODE_ARGS="${process.env.WORKER_NODE_ARGS}"` : ''}
-Setup: ${workerCount} playbook-worker process(es) (default concurrency and admission control, CONTACT_HOURS=00:00-24:00), one intake process, ${webhookWorkerCount} webhook-worker process(es) (no subscriptions: each fan-out only closes its activity's outbox row); playbook [${stepList}]; ${leadCount} distinct leads (CA, 415 numbers) POSTed through the intake ${rate > 0 ? `at ${rate}/s` : 'as fast as it takes them'} with ${connections} connections.
+Command: \`node bench/playbook/run.mjs --leads ${leadCount} --workers ${workerCount} --webhook-workers ${webhookWorkerCount} --rate ${rate} --connections ${connections} --suppressions ${suppressionCount} --provider ${provider}\`${process.env.WORKER_NODE_ARGS ? ` with WORKER_NODE_ARGS="${process.env.WORKER_NODE_ARGS}"` : ''}
+Setup: ${workerCount} playbook-worker process(es) (default concurrency and admission control, CONTACT_HOURS=00:00-24:00), one intake process, ${webhookWorkerCount} webhook-worker process(es) (no subscriptions: each fan-out only closes its activity's outbox row); playbook [${stepList}]; provider ${provider === 'twilio' ? 'twilio, against the fake Twilio REST API in the bench process (201 at once; `sent`, `delivered` and call `completed` by a machine posted, signed, to the intake ~200 ms apart)' : 'simulation'}; ${leadCount} distinct leads (CA, 415 numbers) POSTed through the intake ${rate > 0 ? `at ${rate}/s` : 'as fast as it takes them'} with ${connections} connections.
 
 | figure | value |
 |---|---|
@@ -463,7 +507,8 @@ ${lags.map(lagRow).join('\n')}
 | outbox drained (every activity fanned out) | ${openOutbox === 0 ? `${drainSeconds.toFixed(1)} s after the first POST` : `**not drained**: ${openOutbox} rows still open`} |
 | PostgreSQL per lead: commits / rows returned | ${(dbStats.commits / accepted).toFixed(1)} / ${(dbStats.returned / accepted).toFixed(0)} |
 | rows read per table (seq scans: rows read; index rows fetched) | ${tables.map((t) => `${t.relname}: ${t.seq_scan} seq scans reading ${t.seq_read} rows, ${t.idx_fetch} by index`).join('; ')}; outbox index entries read: ${outboxIdx.map((i) => `${i.name} ${i.n}`).join(', ')} |
-| **CPU per lead**: playbook-worker(s) / PostgreSQL (bench backends) / webhook-worker(s) / intake | **${perLead(cpu.workers)}** / ${perLead(cpu.postgres)} / ${perLead(cpu.webhook)} / ${perLead(cpu.intake)} |
+| **CPU per step** (${STEPS.length} per lead): playbook-worker(s) / intake / PostgreSQL (bench backends) | **${perStep(cpu.workers)}** / ${perStep(cpu.intake)} / ${perStep(cpu.postgres)} |
+${twilioFigures ? `| fake Twilio: messages / calls created; status callbacks posted (200s) | ${twilioFigures.messages} / ${twilioFigures.calls}; ${twilioFigures.callbacks} (${twilioFigures.taken}) |\n` : ''}| **CPU per lead**: playbook-worker(s) / PostgreSQL (bench backends) / webhook-worker(s) / intake | **${perLead(cpu.workers)}** / ${perLead(cpu.postgres)} / ${perLead(cpu.webhook)} / ${perLead(cpu.intake)} |
 | CPU used, first POST → last outcome (of ${(cpus().length * wallSeconds).toFixed(0)} core-seconds) | playbook-worker(s) ${cpu.workers.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s, webhook-worker(s) ${cpu.webhook.toFixed(1)} s, intake ${cpu.intake.toFixed(1)} s, Redis ${cpu.redis.toFixed(1)} s, load generator ${cpu.loader.toFixed(1)} s |
 | machine in that time: busy / idle / stolen | ${cpu.busy.toFixed(1)} s / ${cpu.idle.toFixed(1)} s / ${cpu.steal.toFixed(1)} s (other sessions' work included) |
 `;
@@ -472,6 +517,7 @@ ${lags.map(lagRow).join('\n')}
   exitCode = exactlyOnce && all && all.p99 < 1 ? 0 : exactlyOnce ? 2 : 1;
 } finally {
   await stopChildren(children);
+  await fake?.close();
   await scratch.drop();
 }
 process.exit(exitCode);

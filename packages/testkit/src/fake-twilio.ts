@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { postTwilioCallback, type TwilioCallbackParams } from './twilio-callback.js';
 
 /**
  * A fake of Twilio's REST API (the Messages and Calls resources of API version
@@ -9,7 +10,13 @@ import type { AddressInfo } from 'node:net';
  * us (Basic auth of the account, the form fields), records every request, keeps
  * the messages and calls it accepted (listed back for reconciliation), and
  * answers as a test scripts it: per resource, a queue of answers for the next
- * creating POSTs (an empty queue accepts).
+ * creating POSTs (an empty queue accepts), or per recipient.
+ *
+ * With `callbacks` it also plays Twilio's side of the callbacks: shortly after
+ * a 201 it posts the message's `sent` then its fate (`delivered`, or
+ * `undelivered`/`failed` with an ErrorCode), or the call's final status with
+ * AnsweredBy, to the request's StatusCallback, signed with the auth token; and
+ * `inbound` posts a reply to our number, as Twilio does to the number's webhook.
  */
 
 /** The two resources leadhook creates. */
@@ -26,10 +33,46 @@ export type FakeTwilioResource = 'message' | 'call';
  * - `drop`: the connection is cut, nothing created.
  */
 export type FakeTwilioAnswer =
-  | { kind: 'accept'; afterAnswer?: (created: FakeTwilioRecord) => void }
+  | {
+      kind: 'accept';
+      afterAnswer?: (created: FakeTwilioRecord) => void;
+      /** What the status callbacks report (with `callbacks`); default: delivered, or answered by a person. */
+      fate?: FakeTwilioFate;
+    }
   | { kind: 'error'; status: number; code?: number; retryAfterSeconds?: number }
   | { kind: 'accept_and_drop' }
   | { kind: 'drop' };
+
+/**
+ * What becomes of an accepted message or call, as its status callbacks report
+ * it: a message's final MessageStatus (after `sent`) with Twilio's ErrorCode
+ * for a failure; a call's final CallStatus with AnsweredBy (machine detection's
+ * verdict: `machine_end_beep` is a voicemail, `human` a person).
+ */
+export type FakeTwilioFate =
+  | { message: 'delivered' }
+  | { message: 'undelivered' | 'failed'; errorCode: number }
+  | {
+      call: 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
+      answeredBy?:
+        | 'human'
+        | 'machine_start'
+        | 'machine_end_beep'
+        | 'machine_end_silence'
+        | 'machine_end_other'
+        | 'fax'
+        | 'unknown';
+    };
+
+/** A callback the fake posted (one entry per try) and intake's answer. */
+export interface FakeTwilioCallback {
+  at: number;
+  url: string;
+  params: TwilioCallbackParams;
+  /** The HTTP status, or 0 when the request itself failed. */
+  status: number;
+  text: string;
+}
 
 /** A request as the fake received it. */
 export interface FakeTwilioRequest {
@@ -64,7 +107,17 @@ export interface FakeTwilioRecord {
 export interface FakeTwilioOptions {
   accountSid?: string;
   authToken?: string;
+  /**
+   * Post status callbacks after each 201: `true`, or the wait before each one
+   * (default 200 ms: the worker records Twilio's sid right after the 201, and
+   * a status for a sid it does not hold yet is ignored).
+   */
+  callbacks?: boolean | { delayMs?: number };
 }
+
+/** How often a callback is tried (Twilio retries a failed one a few times too). */
+const CALLBACK_TRIES = 15;
+const CALLBACK_RETRY_MS = 300;
 
 const API = '/2010-04-01/Accounts/';
 
@@ -72,10 +125,16 @@ export class FakeTwilio {
   readonly requests: FakeTwilioRequest[] = [];
   readonly messages: FakeTwilioRecord[] = [];
   readonly calls: FakeTwilioRecord[] = [];
+  /** Every callback try, status and inbound, in order. */
+  readonly callbacks: FakeTwilioCallback[] = [];
   private readonly scripts: Record<FakeTwilioResource, FakeTwilioAnswer[]> = {
     message: [],
     call: [],
   };
+  /** Answers for one recipient (key: resource and To), before the resource's queue. */
+  private readonly recipientScripts = new Map<string, FakeTwilioAnswer[]>();
+  private readonly pending = new Set<Promise<void>>();
+  private closed = false;
 
   private constructor(
     private readonly server: Server,
@@ -83,6 +142,8 @@ export class FakeTwilio {
     readonly url: string,
     readonly accountSid: string,
     readonly authToken: string,
+    /** The wait before each status callback, or null for none. */
+    private readonly callbackDelayMs: number | null,
   ) {}
 
   static async start(options: FakeTwilioOptions = {}): Promise<FakeTwilio> {
@@ -102,6 +163,7 @@ export class FakeTwilio {
       `http://127.0.0.1:${port}`,
       options.accountSid ?? `AC${randomBytes(16).toString('hex')}`,
       options.authToken ?? randomBytes(16).toString('hex'),
+      callbackDelay(options.callbacks),
     );
     return self;
   }
@@ -121,12 +183,57 @@ export class FakeTwilio {
     this.scripts[resource].push(...answers);
   }
 
-  /** The creating POSTs of `resource` received (authorized or not). */
-  posts(resource: FakeTwilioResource): FakeTwilioRequest[] {
-    return this.requests.filter((r) => r.kind === resource);
+  /**
+   * Queues answers for the next creating POSTs of `resource` to `to` (E.164),
+   * in order: leads worked at once each get their own script.
+   */
+  scriptFor(to: string, resource: FakeTwilioResource, ...answers: FakeTwilioAnswer[]): void {
+    const key = `${resource} ${to}`;
+    this.recipientScripts.set(key, [...(this.recipientScripts.get(key) ?? []), ...answers]);
+  }
+
+  /** The creating POSTs of `resource` received (authorized or not), to `to` if given. */
+  posts(resource: FakeTwilioResource, to?: string): FakeTwilioRequest[] {
+    return this.requests.filter(
+      (r) => r.kind === resource && (to === undefined || r.form.To === to),
+    );
+  }
+
+  /**
+   * An SMS from `from` to our number `to`, as Twilio posts it to the number's
+   * incoming-message webhook (`${publicBaseUrl}/providers/twilio/inbound`),
+   * signed; answers intake's answer. `signature`: another one, or null for none.
+   */
+  async inbound(
+    publicBaseUrl: string,
+    message: { from: string; to: string; body: string; signature?: string | null },
+  ): Promise<FakeTwilioCallback> {
+    const sid = `SM${randomBytes(16).toString('hex')}`;
+    const params: TwilioCallbackParams = {
+      ToCountry: 'US',
+      SmsMessageSid: sid,
+      NumMedia: '0',
+      SmsSid: sid,
+      SmsStatus: 'received',
+      Body: message.body,
+      To: message.to,
+      NumSegments: '1',
+      MessageSid: sid,
+      AccountSid: this.accountSid,
+      From: message.from,
+      ApiVersion: '2010-04-01',
+    };
+    return this.post(`${publicBaseUrl}/providers/twilio/inbound`, params, message.signature);
+  }
+
+  /** Resolves once every status callback under way has been answered (or given up). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    await this.settled();
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
   }
@@ -182,7 +289,8 @@ export class FakeTwilio {
   ): [number | null, unknown] {
     const problem = formProblem(resource, form);
     if (problem) return [400, twilioError(400, problem.code, problem.message)];
-    const answer = this.scripts[resource].shift() ?? { kind: 'accept' };
+    const answer = this.recipientScripts.get(`${resource} ${form.To ?? ''}`)?.shift() ??
+      this.scripts[resource].shift() ?? { kind: 'accept' };
     if (answer.kind === 'error') {
       if (answer.retryAfterSeconds !== undefined) {
         res.setHeader('retry-after', String(answer.retryAfterSeconds));
@@ -201,8 +309,71 @@ export class FakeTwilio {
     const { form: _form, createdAt: _at, ...document } = created;
     res.statusCode = 201;
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify(document), () => answer.afterAnswer?.(created));
+    res.end(JSON.stringify(document), () => {
+      answer.afterAnswer?.(created);
+      this.follow(resource, created, answer.fate);
+    });
     return [null, null];
+  }
+
+  /** Posts the status callbacks of an accepted message or call, one after another. */
+  private follow(
+    resource: FakeTwilioResource,
+    created: FakeTwilioRecord,
+    fate: FakeTwilioFate | undefined,
+  ): void {
+    const delayMs = this.callbackDelayMs;
+    const url = created.form.StatusCallback;
+    if (delayMs === null || !url) return;
+    const reports = statusReports(resource, created, fate);
+    const run = (async () => {
+      for (const params of reports) {
+        await sleep(delayMs);
+        if (this.closed) return;
+        await this.postUntilTaken(url, params);
+      }
+    })();
+    this.pending.add(run);
+    void run.finally(() => this.pending.delete(run));
+  }
+
+  /**
+   * Posts a status until intake takes it: Twilio retries a 5xx or a failed
+   * connection. An `ignored` answer (the sid not recorded yet) is also tried
+   * again, a few times: the worker records the sid right after the 201, and
+   * this fake calls back within a fraction of a second where the carrier takes
+   * seconds, so a busy machine could otherwise drop the fate of a message.
+   */
+  private async postUntilTaken(url: string, params: TwilioCallbackParams): Promise<void> {
+    for (let attempt = 1; attempt <= CALLBACK_TRIES && !this.closed; attempt++) {
+      const answer = await this.post(url, params);
+      const ignored = answer.status === 200 && answer.text.includes('"ignored"');
+      if (answer.status !== 0 && answer.status < 500 && !ignored) return;
+      await sleep(CALLBACK_RETRY_MS);
+    }
+  }
+
+  /** One signed POST (or with `signature`, when given), recorded. */
+  private async post(
+    url: string,
+    params: TwilioCallbackParams,
+    signature?: string | null,
+  ): Promise<FakeTwilioCallback> {
+    let status = 0;
+    let text = '';
+    try {
+      ({ status, text } = await postTwilioCallback({
+        url,
+        authToken: this.authToken,
+        params,
+        ...(signature === undefined ? {} : { signature }),
+      }));
+    } catch (err) {
+      text = (err as Error).message;
+    }
+    const callback = { at: Date.now(), url, params, status, text };
+    this.callbacks.push(callback);
+    return callback;
   }
 
   private record(resource: FakeTwilioResource, form: Record<string, string>): FakeTwilioRecord {
@@ -248,6 +419,68 @@ export class FakeTwilio {
       .map(({ form: _form, createdAt: _at, ...document }) => document)
       .reverse();
   }
+}
+
+function callbackDelay(option: FakeTwilioOptions['callbacks']): number | null {
+  if (!option) return null;
+  return option === true ? 200 : (option.delayMs ?? 200);
+}
+
+/**
+ * The status callbacks Twilio posts for a message (`sent`, then its fate) or a
+ * call (its final status only: leadhook asks for `completed` events), with the
+ * fields Twilio sends.
+ */
+function statusReports(
+  resource: FakeTwilioResource,
+  created: FakeTwilioRecord,
+  fate: FakeTwilioFate | undefined,
+): TwilioCallbackParams[] {
+  const common = {
+    AccountSid: created.account_sid,
+    From: created.from ?? '',
+    To: created.to,
+    ApiVersion: '2010-04-01',
+  };
+  if (resource === 'message') {
+    const final = fate && 'message' in fate ? fate : { message: 'delivered' as const };
+    const report = (status: string, extra: Record<string, string> = {}) => ({
+      ...common,
+      SmsSid: created.sid,
+      SmsStatus: status,
+      MessageSid: created.sid,
+      MessageStatus: status,
+      ...(created.messaging_service_sid
+        ? { MessagingServiceSid: created.messaging_service_sid }
+        : {}),
+      ...extra,
+    });
+    return [
+      report('sent'),
+      'errorCode' in final
+        ? report(final.message, { ErrorCode: String(final.errorCode) })
+        : report(final.message),
+    ];
+  }
+  const final =
+    fate && 'call' in fate ? fate : { call: 'completed' as const, answeredBy: 'human' as const };
+  return [
+    {
+      ...common,
+      CallSid: created.sid,
+      CallStatus: final.call,
+      Direction: 'outbound-api',
+      CallbackSource: 'call-progress-events',
+      SequenceNumber: '0',
+      Timestamp: new Date().toUTCString(),
+      ...(final.call === 'completed' ? { CallDuration: '14', Duration: '1' } : {}),
+      ...(final.answeredBy ? { AnsweredBy: final.answeredBy } : {}),
+    },
+  ];
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function kindOf(method: string, path: string, accountSid: string): FakeTwilioRequest['kind'] {

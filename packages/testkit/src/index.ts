@@ -37,6 +37,8 @@ export {
 export {
   FakeTwilio,
   type FakeTwilioAnswer,
+  type FakeTwilioCallback,
+  type FakeTwilioFate,
   type FakeTwilioOptions,
   type FakeTwilioRecord,
   type FakeTwilioRequest,
