@@ -340,9 +340,10 @@ export class FakeTwilio {
   /**
    * Posts a status until intake takes it: Twilio retries a 5xx or a failed
    * connection. An `ignored` answer (the sid not recorded yet) is also tried
-   * again, a few times: the worker records the sid right after the 201, and
-   * this fake calls back within a fraction of a second where the carrier takes
-   * seconds, so a busy machine could otherwise drop the fate of a message.
+   * again, a few times: intake looks for a sid again for 1.4 s, but this fake
+   * calls back within a fraction of a second where the carrier takes seconds,
+   * and on a loaded test machine the worker's commit of the sid can take
+   * longer than that.
    */
   private async postUntilTaken(url: string, params: TwilioCallbackParams): Promise<void> {
     for (let attempt = 1; attempt <= CALLBACK_TRIES && !this.closed; attempt++) {

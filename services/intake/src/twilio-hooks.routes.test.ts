@@ -334,6 +334,21 @@ describe('POST /providers/twilio/status: messages', () => {
     ).toMatchObject({ status: 'active' });
   });
 
+  it('finds a SID the worker commits just after Twilio called back', async () => {
+    const lead = await enrolledLead();
+    const sent = await sentByTwilio(lead, 'sms', { status: 'sending', carrierId: null });
+    const sid = `SM${randomBytes(16).toString('hex')}`;
+    const answer = status(sms(sid, 'delivered'));
+    // The worker's commit of Twilio's 201, a moment after the callback arrived.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await h.prisma.providerMessage.update({
+      where: { id: sent.id },
+      data: { carrierId: sid, status: 'queued' },
+    });
+    expect(await answer).toEqual({ status: 'recorded' });
+    expect(await labels(lead.leadId)).toEqual(['message_delivered']);
+  });
+
   it('answers 200 ignored for a SID leadhook does not hold, or a row the sender has not given its SID', async () => {
     const lead = await enrolledLead();
     const pending = await sentByTwilio(lead, 'sms', { status: 'sending', carrierId: null });

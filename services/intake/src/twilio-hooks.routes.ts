@@ -23,6 +23,7 @@
  * Transport only: the work is packages/providers' receiveInbound and
  * receiveCarrierStatus, the activity path's entrances for a provider.
  */
+import { setTimeout } from 'node:timers/promises';
 import { isDatabaseUnavailable } from '@leadhook/db';
 import { type ErrorItem, errorBody, retryableBody } from '@leadhook/intake-core';
 import {
@@ -38,6 +39,14 @@ import {
 } from '@leadhook/providers';
 import bodyParser from 'body-parser';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+
+/**
+ * The waits before a status naming an unknown SID is looked for again (ms): the
+ * worker commits the SID right after Twilio's 201, so a callback that overtakes
+ * that commit finds it on a second look; one of a message leadhook never sent
+ * is answered `ignored` after these 1.4 s.
+ */
+export const NOT_FOUND_RETRY_MS = [200, 400, 800] as const;
 
 export const TWILIO_HOOK_PATHS = {
   inbound: '/providers/twilio/inbound',
@@ -115,7 +124,15 @@ export function twilioHookRoutes(options: TwilioHookOptions): Router {
         });
         return;
       }
-      const result = await receiveCarrierStatus(options, { provider: PROVIDER, ...report });
+      let result = await receiveCarrierStatus(options, { provider: PROVIDER, ...report });
+      // Twilio may call back before the worker has committed the SID its 201
+      // gave (milliseconds after it): looked for again, briefly, before the
+      // status is ignored for good. Nothing is held meanwhile but the request.
+      for (const waitMs of NOT_FOUND_RETRY_MS) {
+        if (result.kind !== 'message_not_found') break;
+        await setTimeout(waitMs);
+        result = await receiveCarrierStatus(options, { provider: PROVIDER, ...report });
+      }
       switch (result.kind) {
         case 'recorded':
           res.status(200).json({ status: 'recorded' });
