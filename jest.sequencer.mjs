@@ -14,6 +14,7 @@ const HEAVY = [
   'e2e/start.test.ts',
   'scripts/src/cli.test.ts',
   'e2e/faults/sigterm.test.ts',
+  'e2e/faults/sigterm-webhooks.test.ts',
   'e2e/twilio-crash.test.ts',
   'e2e/faults/two-copies.test.ts',
   'e2e/faults/redis-cluster.test.ts',

@@ -7,7 +7,7 @@ import { CLEAN, settle } from './verify.js';
 
 /**
  * SIGTERM under load (issue 6). The bound: a process stops within
- * SHUTDOWN_TIMEOUT_MS (packages/config; 5 s here), exiting 0 when it drained in
+ * SHUTDOWN_TIMEOUT_MS (packages/config; 10 s here), exiting 0 when it drained in
  * time; `pnpm start`'s supervisor within SHUTDOWN_TIMEOUT_MS + 2 s (it kills a
  * child that has not exited by then). Intake stops accepting and answers the
  * requests it has; workers finish or hand back their jobs; nothing is lost.
