@@ -164,7 +164,7 @@ describe('the delivery functions', () => {
         heads: { id: string }[];
         claimed: { claim: string; delivery_id: string; url: string }[];
       };
-    }>('SELECT webhook_fan_out_claim($1, now(), 0, 1, 300) AS r', [a]);
+    }>('SELECT webhook_fan_out_claim($1, now(), 0, 1, 60000) AS r', [a]);
     const out = rows[0]?.r;
     expect(out?.claimed).toHaveLength(1);
     expect(out?.heads).toHaveLength(1);
@@ -181,7 +181,12 @@ describe('the delivery functions', () => {
       await jobsOf(inspect, 'delivery', { delivery_id: claimed?.delivery_id ?? '', attempt: 0 }),
     ).toEqual([]);
     // Its sender dies without recording: once the lease lapses the reconciler sends it.
-    await new Promise((r) => setTimeout(r, 400));
+    // The lapse is written rather than waited for, so a slow machine cannot outlast a
+    // short lease before the "busy" check above.
+    await h.prisma.delivery.updateMany({
+      where: { id: claimed?.delivery_id ?? '' },
+      data: { claimedUntil: new Date(Date.now() - 1000) },
+    });
     await reconcileOnce(sql.deps(), { horizonMs: 0 });
     expect(
       await liveJob(inspect, 'delivery', { delivery_id: claimed?.delivery_id ?? '', attempt: 0 }),
