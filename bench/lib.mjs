@@ -237,6 +237,40 @@ export async function databaseCounters(dbUrl) {
 }
 
 /**
+ * Where PostgreSQL's reads went, per table: seq scans, rows they read and rows
+ * fetched by index. A partitioned table's figures are its partitions' summed
+ * (its own counters stay 0), so the history tables are comparable across layouts.
+ */
+export async function tableReads(dbUrl, tables) {
+  return sql(
+    dbUrl,
+    `SELECT t.name AS relname, sum(s.seq_scan)::bigint AS seq_scan,
+            sum(s.seq_tup_read)::bigint AS seq_read, coalesce(sum(s.idx_tup_fetch), 0)::bigint AS idx_fetch
+       FROM unnest($1::text[]) AS t(name)
+       CROSS JOIN LATERAL (SELECT relid FROM pg_partition_tree(t.name::regclass)
+                           UNION SELECT t.name::regclass) p
+       JOIN pg_stat_user_tables s ON s.relid = p.relid
+      GROUP BY t.name ORDER BY 3 DESC`,
+    [tables],
+  );
+}
+
+/** Index entries read per index of `table`, a partitioned index's summed over its partitions. */
+export async function indexReads(dbUrl, table) {
+  return sql(
+    dbUrl,
+    `SELECT i.indexrelid::regclass::text AS name, sum(s.idx_tup_read)::bigint AS n
+       FROM pg_index i
+       CROSS JOIN LATERAL (SELECT relid FROM pg_partition_tree(i.indexrelid)
+                           UNION SELECT i.indexrelid) p
+       JOIN pg_stat_user_indexes s ON s.indexrelid = p.relid
+      WHERE i.indrelid = $1::regclass
+      GROUP BY 1 ORDER BY 1`,
+    [table],
+  );
+}
+
+/**
  * The n-th distinct valid lead (JSON text) the benchmarks post: every field of the
  * intake form, a unique phone (exchanges 200-999, lines 0000-9999 of `areaCode`)
  * and email. San Francisco (415) by default: California has no state contact rule.

@@ -57,6 +57,7 @@ import {
   databaseCounters,
   fakeId,
   freePort,
+  indexReads,
   machineSecondsBetween,
   ownCpuSecondsSince,
   redisUrl,
@@ -65,6 +66,7 @@ import {
   sleep,
   sql,
   stopChildren,
+  tableReads,
   waitReady,
 } from '../lib.mjs';
 
@@ -437,19 +439,15 @@ try {
   );
   const pgVersion = (await sql(dbUrl, 'SHOW server_version'))[0].server_version;
   // Where PostgreSQL's time went: rows read per table (seq + index) and commits.
-  const tables = await sql(
-    dbUrl,
-    `SELECT relname, seq_scan::bigint AS seq_scan, seq_tup_read::bigint AS seq_read,
-            coalesce(idx_tup_fetch, 0)::bigint AS idx_fetch
-       FROM pg_stat_user_tables WHERE relname = ANY($1) ORDER BY seq_tup_read DESC`,
-    [['activities', 'outbox', 'enrollments', 'leads', 'provider_messages']],
-  );
+  const tables = await tableReads(dbUrl, [
+    'activities',
+    'outbox',
+    'enrollments',
+    'leads',
+    'provider_messages',
+  ]);
   const dbStats = await databaseCounters(dbUrl);
-  const outboxIdx = await sql(
-    dbUrl,
-    `SELECT indexrelname AS name, idx_tup_read::bigint AS n FROM pg_stat_user_indexes
-      WHERE relname = 'outbox'`,
-  );
+  const outboxIdx = await indexReads(dbUrl, 'outbox');
 
   // --- report ---------------------------------------------------------------------------
   const cpu = {

@@ -60,6 +60,7 @@ import {
   sleep,
   sql,
   stopChildren,
+  tableReads,
   waitReady,
 } from '../lib.mjs';
 
@@ -390,13 +391,14 @@ try {
   );
   const pgVersion = (await sql(dbUrl, 'SHOW server_version'))[0].server_version;
   const dbStats = await databaseCounters(dbUrl);
-  const tables = await sql(
-    dbUrl,
-    `SELECT relname, seq_scan::bigint AS seq_scan, seq_tup_read::bigint AS seq_read,
-            coalesce(idx_tup_fetch, 0)::bigint AS idx_fetch
-       FROM pg_stat_user_tables WHERE relname = ANY($1) ORDER BY seq_tup_read DESC`,
-    [['activities', 'outbox', 'deliveries', 'attempts', 'subscriptions', 'leads']],
-  );
+  const tables = await tableReads(dbUrl, [
+    'activities',
+    'outbox',
+    'deliveries',
+    'attempts',
+    'subscriptions',
+    'leads',
+  ]);
 
   const cpu = {
     worker: after.worker - before.worker,

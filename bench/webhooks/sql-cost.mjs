@@ -30,6 +30,7 @@ import {
   createBenchTenant,
   scratchDatabase,
   sql,
+  tableReads,
 } from '../lib.mjs';
 import { insertLeadsWithActivities, recordChains } from './chains.mjs';
 
@@ -99,12 +100,9 @@ async function measure(asyncCommit) {
     }
     const cpu2 = cpuSeconds([pid]);
     await c.query('SELECT pg_stat_force_next_flush()');
-    const { rows: scans } = await c.query(
-      `SELECT relname, seq_scan::int, seq_tup_read::int FROM pg_stat_user_tables
-        WHERE relname IN ('deliveries', 'activities', 'outbox', 'subscriptions') ORDER BY relname`,
-    );
+    const scans = await tableReads(dbUrl, ['activities', 'deliveries', 'outbox', 'subscriptions']);
     process.stdout.write(
-      `  seq scans: ${scans.map((t) => `${t.relname} ${t.seq_scan} (${t.seq_tup_read} rows)`).join(', ')}\n`,
+      `  seq scans: ${scans.map((t) => `${t.relname} ${t.seq_scan} (${t.seq_read} rows)`).join(', ')}\n`,
     );
     return {
       fanOut: ((cpu1 - cpu0) * 1000) / activities.length,
