@@ -1,6 +1,7 @@
 import { createPool } from '@leadhook/db';
 import { liveJob, OutboxRelay, outboxTopicsRelayedBy, QueueSet } from '@leadhook/queue';
-import { closedPort, PrivateRedis, validLead, waitFor } from '@leadhook/testkit';
+import { closedPort, PrivateRedis, twilioSignature, validLead, waitFor } from '@leadhook/testkit';
+import { generateSecret, sign } from '@leadhook/webhooks';
 import request from 'supertest';
 import { countRows, createHarness, type Harness } from './testing/harness.js';
 
@@ -30,6 +31,54 @@ describe('PostgreSQL unavailable', () => {
         status: 'error',
         errors: [{ field: null, code: 'unavailable', message: expect.any(String) }],
       });
+    } finally {
+      await deadPool.end();
+    }
+  });
+
+  it("answers the carriers' signed callbacks 503 with Retry-After, so they send them again", async () => {
+    const deadPool = createPool({
+      databaseUrl: `postgresql://postgres@127.0.0.1:${await closedPort()}/x`,
+    });
+    const secret = generateSecret();
+    const authToken = 'twilio-auth-token-of-the-test';
+    const app = h.buildApp({
+      pool: deadPool,
+      options: {
+        providerWebhookSecret: secret,
+        twilioAuthToken: authToken,
+        publicBaseUrl: 'https://leads.example.test',
+      },
+    });
+    const unavailable = {
+      status: 'error',
+      errors: [{ field: null, code: 'unavailable', message: expect.any(String) }],
+    };
+    try {
+      const fields = { message_id: 'msg_1', from: '+15125550123', body: 'STOP' };
+      const body = new URLSearchParams(fields).toString();
+      const timestamp = Math.floor(Date.now() / 1000);
+      const simulation = await request(app)
+        .post('/providers/simulation/inbound')
+        .set('content-type', 'application/x-www-form-urlencoded')
+        .set('webhook-id', 'msg_1')
+        .set('webhook-timestamp', String(timestamp))
+        .set('webhook-signature', sign({ secrets: [secret], id: 'msg_1', timestamp, body }))
+        .send(body);
+      const params = { MessageSid: 'SM1', From: '+15125550123', To: '+15125550100', Body: 'STOP' };
+      const twilio = await request(app)
+        .post('/providers/twilio/inbound')
+        .set('content-type', 'application/x-www-form-urlencoded')
+        .set(
+          'x-twilio-signature',
+          twilioSignature(authToken, 'https://leads.example.test/providers/twilio/inbound', params),
+        )
+        .send(new URLSearchParams(params).toString());
+      for (const res of [simulation, twilio]) {
+        expect(res.status).toBe(503);
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+        expect(res.body).toEqual(unavailable);
+      }
     } finally {
       await deadPool.end();
     }

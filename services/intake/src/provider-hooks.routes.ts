@@ -54,6 +54,30 @@ export interface ProviderHookOptions extends ProviderHookDeps {
 
 type Fields = Record<string, string>;
 
+/**
+ * Runs a carrier hook's handler once its request is authenticated. With the
+ * database down nothing was recorded, so the answer is 503 with Retry-After:
+ * carriers retry a 5xx, and the callback is recorded when it comes back.
+ */
+export async function answerUnlessDatabaseDown(
+  res: Response,
+  next: NextFunction,
+  handle: () => Promise<void>,
+): Promise<void> {
+  try {
+    await handle();
+  } catch (err) {
+    if (isDatabaseUnavailable(err)) {
+      res
+        .status(503)
+        .set('Retry-After', '5')
+        .json(retryableBody('unavailable', 'Try again shortly; nothing was recorded.'));
+      return;
+    }
+    next(err);
+  }
+}
+
 export function providerHookRoutes(options: ProviderHookOptions): Router {
   const router = express.Router();
   // The raw bytes: the signature is over the body exactly as sent.
@@ -84,18 +108,7 @@ export function providerHookRoutes(options: ProviderHookOptions): Router {
           .json(errorBody('malformed_body', 'The body could not be parsed as an object.'));
         return;
       }
-      try {
-        await handle(req, res, fields, provider);
-      } catch (err) {
-        if (isDatabaseUnavailable(err)) {
-          res
-            .status(503)
-            .set('Retry-After', '5')
-            .json(retryableBody('unavailable', 'Try again shortly; nothing was recorded.'));
-          return;
-        }
-        next(err);
-      }
+      await answerUnlessDatabaseDown(res, next, () => handle(req, res, fields, provider));
     };
 
   router.post(

@@ -24,8 +24,7 @@
  * receiveCarrierStatus, the activity path's entrances for a provider.
  */
 import { setTimeout } from 'node:timers/promises';
-import { isDatabaseUnavailable } from '@leadhook/db';
-import { type ErrorItem, errorBody, retryableBody } from '@leadhook/intake-core';
+import { type ErrorItem, errorBody } from '@leadhook/intake-core';
 import {
   EMPTY_TWIML,
   isTwilioSignatureValid,
@@ -39,6 +38,7 @@ import {
 } from '@leadhook/providers';
 import bodyParser from 'body-parser';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { answerUnlessDatabaseDown } from './provider-hooks.routes.js';
 
 /**
  * The waits before a status naming an unknown SID is looked for again (ms): the
@@ -95,18 +95,7 @@ export function twilioHookRoutes(options: TwilioHookOptions): Router {
         res.status(415).json(errorBody('unsupported_media_type', `Send ${FORM_TYPE}.`));
         return;
       }
-      try {
-        await handle(res, params);
-      } catch (err) {
-        if (isDatabaseUnavailable(err)) {
-          res
-            .status(503)
-            .set('Retry-After', '5')
-            .json(retryableBody('unavailable', 'Try again shortly; nothing was recorded.'));
-          return;
-        }
-        next(err);
-      }
+      await answerUnlessDatabaseDown(res, next, () => handle(res, params));
     };
 
   router.post(
