@@ -5,8 +5,14 @@
 -- Results: 80 % accepted (a lead each), 10 % duplicate (of an earlier lead),
 -- 10 % rejected with one to three (field, code) reasons; 30 % of the leads reach an
 -- outcome one day after arriving (9 labels round robin).
+-- Submissions and activities get ids of the service's form made at their time
+-- (leadhook_id_floor's prefix and ULID time, then the row number), so each row
+-- lands in its month's partition: the year's thirteen monthly partitions are made
+-- first, as the partition job would have made them.
 \set ON_ERROR_STOP on
 BEGIN;
+SELECT count(*) AS partitions_made FROM leadhook_history_partitions_ensure(
+  :'end_at'::timestamptz - interval '367 days', :'end_at'::timestamptz + interval '1 day') \gset
 INSERT INTO accounts (id, name) VALUES (:'acc', 'bench stats');
 INSERT INTO playbooks (id, account_id, name, steps) VALUES (:'pb', :'acc', 'bench', '[]');
 INSERT INTO marketing_sources (id, account_id, playbook_id, name, source_type, intake_key)
@@ -33,7 +39,7 @@ SELECT 'lead_' || lpad(i::text, 26, '0'), :'acc', source_id, 'measured', :'pb',
 FROM gen WHERE result = 'accepted';
 
 INSERT INTO submissions (id, account_id, source_id, result, lead_id, errors, created_at)
-SELECT 'sub_' || lpad(i::text, 26, '0'), :'acc', source_id, result,
+SELECT left(leadhook_id_floor('subm', at), 15) || lpad(i::text, 16, '0'), :'acc', source_id, result,
        CASE result WHEN 'accepted' THEN 'lead_' || lpad(i::text, 26, '0')
                    WHEN 'duplicate' THEN 'lead_' || lpad((i - 4)::text, 26, '0') END,
        CASE WHEN result = 'rejected' THEN
@@ -47,7 +53,8 @@ SELECT 'sub_' || lpad(i::text, 26, '0'), :'acc', source_id, result,
 FROM gen;
 
 INSERT INTO activities (id, account_id, lead_id, activity_type, activity_label, note, occurred_at, created_at)
-SELECT 'act_' || lpad(i::text, 26, '0'), :'acc', 'lead_' || lpad(i::text, 26, '0'), 'outcome',
+SELECT left(leadhook_id_floor('act', at + interval '1 day'), 14) || lpad(i::text, 16, '0'),
+       :'acc', 'lead_' || lpad(i::text, 26, '0'), 'outcome',
        (ARRAY['qualified','unqualified','interested','not_interested','callback_requested',
               'party_line_completed','opted_out','undeliverable','unreachable'])[1 + (i / 3) % 9],
        'bench outcome', at + interval '1 day', at + interval '1 day'

@@ -156,7 +156,10 @@ try {
             (SELECT count(*) FROM submissions WHERE source_id = $1)::int AS measured,
             (SELECT count(*) FROM leads)::int AS leads,
             (SELECT count(*) FROM activities)::int AS outcomes,
-            pg_size_pretty(pg_relation_size('submissions')) AS heap,
+            (SELECT count(*) FROM pg_inherits WHERE inhparent = 'submissions'::regclass)::int
+              AS partitions,
+            pg_size_pretty((SELECT sum(pg_relation_size(relid))
+                            FROM pg_partition_tree('submissions'))) AS heap,
             current_setting('jit') AS jit, current_setting('shared_buffers') AS shared_buffers,
             current_setting('max_parallel_workers_per_gather') AS parallel,
             version() AS version`,
@@ -164,8 +167,11 @@ try {
   );
   const indexes = await sql(
     dbUrl,
-    `SELECT indexrelname AS name, pg_size_pretty(pg_relation_size(indexrelid)) AS size
-     FROM pg_stat_user_indexes WHERE relname IN ('submissions', 'activities') ORDER BY 1`,
+    // The partitioned tables' indexes, each the sum of its partitions' indexes.
+    `SELECT i.indexname AS name,
+            pg_size_pretty((SELECT sum(pg_relation_size(relid))
+                            FROM pg_partition_tree(to_regclass(i.indexname)))) AS size
+     FROM pg_indexes i WHERE i.tablename IN ('submissions', 'activities') ORDER BY 1`,
   );
   // The index build time on this table: what the migration costs (it holds a
   // write lock on submissions while it builds).
@@ -202,7 +208,7 @@ Load average before / after: ${loadBefore.map((l) => l.toFixed(1)).join(' ')} / 
 |---|---|
 | submissions in the table / of the measured source | ${counts.submissions} / ${counts.measured} (365 days; 80 % accepted, 10 % duplicate, 10 % rejected) |
 | leads / outcomes (activities) | ${counts.leads} / ${counts.outcomes} |
-| submissions heap | ${counts.heap} |
+| submissions heap (all partitions) | ${counts.heap} in ${counts.partitions} partitions (monthly by id, and the two catch-alls) |
 | indexes (after) | ${indexes.map((i) => `${i.name} ${i.size}`).join(', ')} |
 | building one (source_id, created_at, result) index on this table | ${buildSeconds.toFixed(1)} s (the migration holds writes to submissions that long) |
 

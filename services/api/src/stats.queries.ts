@@ -25,6 +25,12 @@ import type { StatsRange } from './stats.range.js';
  * scan of submissions by day and result, and the outcomes as a merge join of
  * activities_one_outcome_per_lead and leads (source_id, id) in lead order.
  *
+ * submissions and activities are partitioned by month (docs/operations.md,
+ * "History partitions"): each query searches its index in every month kept, and a
+ * month with none of the range's rows costs about three pages (bench/RESULTS.md,
+ * "Stats with a year of partitions"). The range is not also given as ids to skip
+ * those months: it would save little, and would count a row by when its id was made.
+ *
  * Bounds are sent as ISO strings cast to timestamptz, so the session TimeZone
  * cannot shift them; days are cut in UTC for the same reason.
  */
