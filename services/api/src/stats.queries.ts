@@ -22,8 +22,8 @@ import type { StatsRange } from './stats.range.js';
  * default range"); stats.queries.test.ts fails if a query can no longer use its
  * index. When the range holds most of the source's rows (a year of a source that
  * is most of the table) the planner rightly reads everything instead: a sequential
- * scan of submissions by day and result, and the outcomes as a merge join of
- * activities_one_outcome_per_lead and leads (source_id, id) in lead order.
+ * scan of submissions by day and result, and the outcomes as one join of the
+ * year's outcomes with the leads (a parallel hash join on a year of partitions).
  *
  * submissions and activities are partitioned by month (docs/operations.md,
  * "History partitions"): each query searches its index in every month kept, and a
