@@ -221,7 +221,7 @@ describe('do-not-contact import', () => {
       {
         field: 'line 6',
         code: 'invalid',
-        message: 'line 6: one phone per line, no other columns.',
+        message: 'line 6: more columns than the header row names.',
       },
     ]);
     expect(await h.prisma.suppression.count({ where: { accountId } })).toBe(0);
@@ -237,6 +237,52 @@ describe('do-not-contact import', () => {
       orderBy: { phone: 'asc' },
     });
     expect(rows.map((r) => r.phone).sort()).toEqual([a, b, '+15125550100'].sort());
+  });
+
+  it("takes a spreadsheet's CSV export by its phone column, quoted commas and line breaks included", async () => {
+    const { api, accountId } = await h.owner();
+    const [a, b] = phones(2);
+    const exported = [
+      'Name,Phone Number,Note',
+      `"Ruiz, Ana",${a},"called twice,`,
+      'asked to stop"',
+      '',
+      `Bob,"${b}",`,
+      'Carla,,no phone',
+      'Dan,call me',
+    ].join('\r\n');
+    const bad = await api
+      .post('/api/v1/suppressions/import')
+      .set('content-type', 'text/csv')
+      .send(exported);
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details).toEqual([
+      { field: 'line 6', code: 'invalid', message: 'line 6: no phone in the phone column.' },
+      { field: 'line 7', code: 'invalid', message: 'line 7: not a phone number.' },
+    ]);
+    expect(await h.prisma.suppression.count({ where: { accountId } })).toBe(0);
+
+    const good = await api
+      .post('/api/v1/suppressions/import')
+      .set('content-type', 'text/csv')
+      .send(exported.split('\r\n').slice(0, 5).join('\r\n'));
+    expect(good.status).toBe(200);
+    expect(good.body).toMatchObject({ imported: 2, already_listed: 0 });
+    const rows = await h.prisma.suppression.findMany({ where: { accountId } });
+    expect(rows.map((r) => r.phone).sort()).toEqual([a, b].sort());
+
+    const unclosed = await api
+      .post('/api/v1/suppressions/import')
+      .set('content-type', 'text/csv')
+      .send(`phone\n${a}\n"${b}\n`);
+    expect(unclosed.status).toBe(422);
+    expect(unclosed.body.error.details).toEqual([
+      {
+        field: 'line 3',
+        code: 'invalid',
+        message: 'line 3: not valid CSV (a quoted field is not closed).',
+      },
+    ]);
   });
 
   it('takes CSV only on the import route, and a big body only there', async () => {

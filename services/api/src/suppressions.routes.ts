@@ -85,7 +85,7 @@ export const suppressionsRoutes = [
     body: suppressionImportSchema,
     arrayBody: 'phones',
     csvBody:
-      'One phone per line, optionally in double quotes; a first line `phone` is a header and skipped; blank lines are skipped. Lines are numbered from 1, the header included. UTF-8.',
+      'RFC 4180 CSV, UTF-8: one phone per line (optionally in double quotes, a first line `phone` being a header), or a spreadsheet export whose header row names the phone column (`phone`, `phone number` or `phone_number`, any case) and whose other columns are not read. Blank lines are skipped. Lines are numbered from 1, the header included.',
     bodyLimit: '1 MiB',
     success: {
       status: 200,

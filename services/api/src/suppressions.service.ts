@@ -5,6 +5,7 @@ import {
   trimInvisible,
 } from '@leadhook/contracts';
 import { newId, type PrismaClient } from '@leadhook/db';
+import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import type { Page, PageRequest } from './pagination.js';
 import type { ErrorDetail } from './validation.js';
 
@@ -145,29 +146,67 @@ export function jsonImportRows(phones: readonly unknown[]): ImportRow[] {
   return phones.map((text, i) => ({ text, field: `phones[${i}]`, row: `row ${i + 1}` }));
 }
 
-const CSV_HEADER = /^"?phone"?$/i;
+/** A header cell that names the phone column: `phone`, `Phone Number`, `phone_number`. */
+const PHONE_HEADER = /^phone(?:[ _]?number)?$/i;
 
 /**
- * The rows of a CSV import: one phone per line, optionally in double quotes; a
- * first line `phone` is a header and skipped; blank lines are skipped. Lines are
- * numbered from 1 as an editor shows them, the header included.
+ * The rows of a CSV import (RFC 4180, read by csv-parse: quoted fields, commas
+ * and line breaks inside quotes, CRLF or LF, a byte order mark). Either one phone
+ * per line, or a spreadsheet's export with a header row that names the phone
+ * column (`phone`, `phone number` or `phone_number`, any case), whose other
+ * columns are not read. Blank lines are skipped. Rows are named by their line,
+ * counted from 1 as an editor shows them, the header included. Without such a
+ * header a line with a second column is a bad row: which column is the phone
+ * would be a guess.
  */
 export function csvImportRows(text: string): ImportRow[] {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
+  // With `info` each record comes wrapped, which the types do not say.
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    // Line breaks made one kind first: csv-parse counts a CRLF inside quotes as two lines.
+    records = parseCsv(text.replace(/\r\n?/g, '\n'), {
+      bom: true,
+      info: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+    }) as unknown as typeof records;
+  } catch (err) {
+    const line = err instanceof CsvError ? Number(err.lines ?? 1) : 1;
+    const at = { field: `line ${line}`, row: `line ${line}` };
+    return [{ ...at, text: '', problem: 'not valid CSV (a quoted field is not closed)' }];
+  }
+  const cells = records.map(({ record, info }) => ({
+    values: record.map(trimInvisible),
+    // info.lines is the record's last line; a quoted field may span lines.
+    line: info.lines - record.reduce((n, v) => n + (v.match(/\n/g)?.length ?? 0), 0),
+  }));
+  const header = cells[0]?.values ?? [];
+  const phoneColumn = header.findIndex((v) => PHONE_HEADER.test(v));
   const rows: ImportRow[] = [];
-  lines.forEach((raw, i) => {
-    const line = trimInvisible(raw);
-    if (line === '' || (i === 0 && CSV_HEADER.test(line))) return;
-    const quoted = /^"(.*)"$/.exec(line);
-    const text = quoted ? quoted[1]! : line;
-    const at = { field: `line ${i + 1}`, row: `line ${i + 1}` };
-    // Another column would be dropped unread (the phone parser ignores what follows a comma).
-    rows.push(
-      text.includes(',')
-        ? { ...at, text, problem: 'one phone per line, no other columns' }
-        : { ...at, text },
-    );
-  });
+  for (const [i, { values, line }] of cells.entries()) {
+    if (i === 0 && phoneColumn >= 0) continue;
+    if (values.every((v) => v === '')) continue;
+    const at = { field: `line ${line}`, row: `line ${line}` };
+    if (phoneColumn >= 0) {
+      const phone = values[phoneColumn] ?? '';
+      if (values.length > header.length) {
+        rows.push({ ...at, text: phone, problem: 'more columns than the header row names' });
+      } else if (phone === '') {
+        rows.push({ ...at, text: phone, problem: 'no phone in the phone column' });
+      } else {
+        rows.push({ ...at, text: phone });
+      }
+    } else if (values.length > 1) {
+      rows.push({
+        ...at,
+        text: values.join(','),
+        problem: 'one phone per line, or a header row naming the phone column',
+      });
+    } else {
+      rows.push({ ...at, text: values[0] ?? '' });
+    }
+  }
   return rows;
 }
 
