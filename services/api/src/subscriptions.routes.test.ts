@@ -52,6 +52,7 @@ describe('playbook subscriptions CRUD', () => {
       outcomes: ['*'],
       enabled: true,
       disabled_reason: null,
+      disabled_code: null,
       disabled_at: null,
       previous_secret_expires_at: null,
     });
@@ -239,19 +240,24 @@ describe('the secret', () => {
 });
 
 describe('enabled', () => {
-  it('disabling records manual; re-enabling clears disabled_reason, disabled_at and failing_since', async () => {
+  it('disabling records manual; re-enabling clears disabled_code, disabled_reason, disabled_at and failing_since', async () => {
     const { api } = await owner();
     const id: string = (await api.post('/api/v1/subscriptions').send(subscriptionBody())).body.id;
     const off = await api.patch(`/api/v1/subscriptions/${id}`).send({ enabled: false });
     expect(off.status).toBe(200);
-    expect(off.body).toMatchObject({ enabled: false, disabled_reason: 'manual' });
+    expect(off.body).toMatchObject({
+      enabled: false,
+      disabled_reason: 'manual',
+      disabled_code: 'manual',
+    });
     expect(Date.parse(off.body.disabled_at)).not.toBeNaN();
 
     // As the webhook worker leaves a subscription after five days of failures.
     await h.prisma.subscription.update({
       where: { id },
       data: {
-        disabledReason: 'failing_5_days',
+        disabledReason: 'Every delivery failed for 5 days (since 2026-11-15T00:00:00.000Z).',
+        disabledCode: 'failing',
         disabledAt: new Date('2026-11-20T00:00:00Z'),
         failingSince: new Date('2026-11-15T00:00:00Z'),
       },
@@ -259,18 +265,23 @@ describe('enabled', () => {
     const seen = await api.get(`/api/v1/subscriptions/${id}`);
     expect(seen.body).toMatchObject({
       enabled: false,
-      disabled_reason: 'failing_5_days',
+      disabled_reason: 'Every delivery failed for 5 days (since 2026-11-15T00:00:00.000Z).',
+      disabled_code: 'failing',
       disabled_at: '2026-11-20T00:00:00.000Z',
       failing_since: '2026-11-15T00:00:00.000Z',
     });
     // Disabling again keeps the worker's reason.
     const again = await api.patch(`/api/v1/subscriptions/${id}`).send({ enabled: false });
-    expect(again.body.disabled_reason).toBe('failing_5_days');
+    expect(again.body).toMatchObject({
+      disabled_reason: 'Every delivery failed for 5 days (since 2026-11-15T00:00:00.000Z).',
+      disabled_code: 'failing',
+    });
 
     const on = await api.patch(`/api/v1/subscriptions/${id}`).send({ enabled: true });
     expect(on.body).toMatchObject({
       enabled: true,
       disabled_reason: null,
+      disabled_code: null,
       disabled_at: null,
       failing_since: null,
     });
@@ -297,7 +308,8 @@ describe('enabled', () => {
     expect(await code(id)).toBe('manual');
     // As the webhook worker leaves one it disabled: disabling again keeps its code.
     await h.prisma.subscription.update({ where: { id }, data: { disabledCode: 'gone' } });
-    await api.patch(`/api/v1/subscriptions/${id}`).send({ enabled: false }).expect(200);
+    const again = await api.patch(`/api/v1/subscriptions/${id}`).send({ enabled: false });
+    expect(again.body.disabled_code).toBe('gone');
     expect(await code(id)).toBe('gone');
     await api.patch(`/api/v1/subscriptions/${id}`).send({ enabled: true }).expect(200);
     expect(await code(id)).toBeNull();

@@ -159,7 +159,7 @@ export const subscriptionsRoutes = [
     operationId: 'updateSubscription',
     summary: 'Update url, events, outcomes or enabled',
     description:
-      'The given fields replace the stored ones; the result must still select at least one label. `enabled: false` records disabled_reason `manual`; `enabled: true` on a disabled subscription clears disabled_reason, disabled_at and failing_since.',
+      'The given fields replace the stored ones; the result must still select at least one label. `enabled: false` records disabled_reason `manual`; `enabled: true` on a disabled subscription clears disabled_code, disabled_reason, disabled_at and failing_since.',
     tag: 'Subscriptions',
     body: subscriptionUpdateSchema,
     success: { status: 200, schema: 'Subscription', description: 'The updated subscription.' },

@@ -33,6 +33,7 @@ export interface SubscriptionRow {
   outcomes: string[];
   enabled: boolean;
   disabledReason: string | null;
+  disabledCode: string | null;
   disabledAt: Date | null;
   secret: string;
   previousSecret: string | null;
@@ -41,6 +42,13 @@ export interface SubscriptionRow {
   createdVia: string;
   createdAt: Date;
   updatedAt: Date;
+}
+
+const DISABLED_CODES = ['manual', 'gone', 'failing'] as const;
+
+/** The stored code as the API's enum; a code it does not know reads as null (enabled rows have none). */
+function disabledCode(code: string | null): Subscription['disabled_code'] {
+  return DISABLED_CODES.find((c) => c === code) ?? null;
 }
 
 /** The API shape of a row: never the secret (docs/api.md, "Subscriptions"). */
@@ -53,6 +61,7 @@ export function presentSubscription(row: SubscriptionRow): Subscription {
     outcomes: row.outcomes,
     enabled: row.enabled,
     disabled_reason: row.disabledReason,
+    disabled_code: disabledCode(row.disabledCode),
     disabled_at: row.disabledAt?.toISOString() ?? null,
     failing_since: row.failingSince?.toISOString() ?? null,
     previous_secret_expires_at: row.previousSecretExpiresAt?.toISOString() ?? null,

@@ -70,6 +70,7 @@ const READ_ONLY_FIELDS = new Set([
   'api_key_prefix',
   'secret',
   'disabled_reason',
+  'disabled_code',
   'disabled_at',
   'failing_since',
   'previous_secret_expires_at',

@@ -48,7 +48,7 @@ const outcomesSchema = labelsSchema('outcome');
 const enabledSchema = {
   type: 'boolean',
   description:
-    'false stops deliveries. Setting it back to true clears disabled_reason, disabled_at and failing_since.',
+    'false stops deliveries. Setting it back to true clears disabled_code, disabled_reason, disabled_at and failing_since.',
 } as const;
 
 /** `POST /playbooks/{id}/subscriptions` and `POST /subscriptions` (account-wide). */
@@ -94,6 +94,13 @@ const subscriptionProperties = {
     readOnly: true,
     description:
       'Why the subscription is disabled: `manual` (the account set enabled false), or what the webhook worker saw (a 410 Gone, five days of failures); null while enabled.',
+  },
+  disabled_code: {
+    type: ['string', 'null'],
+    enum: ['manual', 'gone', 'failing', null],
+    readOnly: true,
+    description:
+      'Why the subscription is disabled, as a code to branch on: `manual` (the account set enabled false), `gone` (its URL answered 410 Gone), `failing` (five days of failures); null while enabled. disabled_reason says it in words.',
   },
   disabled_at: nullableTimestamp,
   failing_since: {

@@ -572,7 +572,7 @@ export interface paths {
         head?: never;
         /**
          * Update url, events, outcomes or enabled
-         * @description The given fields replace the stored ones; the result must still select at least one label. `enabled: false` records disabled_reason `manual`; `enabled: true` on a disabled subscription clears disabled_reason, disabled_at and failing_since.
+         * @description The given fields replace the stored ones; the result must still select at least one label. `enabled: false` records disabled_reason `manual`; `enabled: true` on a disabled subscription clears disabled_code, disabled_reason, disabled_at and failing_since.
          */
         patch: operations["updateSubscription"];
         trace?: never;
@@ -2163,6 +2163,11 @@ export interface components {
              * @example 2026-11-22T15:04:05.123Z
              */
             readonly disabled_at: string | null;
+            /**
+             * @description Why the subscription is disabled, as a code to branch on: `manual` (the account set enabled false), `gone` (its URL answered 410 Gone), `failing` (five days of failures); null while enabled. disabled_reason says it in words.
+             * @enum {string|null}
+             */
+            readonly disabled_code: "manual" | "gone" | "failing" | null;
             /** @description Why the subscription is disabled: `manual` (the account set enabled false), or what the webhook worker saw (a 410 Gone, five days of failures); null while enabled. */
             readonly disabled_reason: string | null;
             enabled: boolean;
@@ -2197,7 +2202,7 @@ export interface components {
         /** SubscriptionCreate */
         SubscriptionCreate: {
             /**
-             * @description false stops deliveries. Setting it back to true clears disabled_reason, disabled_at and failing_since.
+             * @description false stops deliveries. Setting it back to true clears disabled_code, disabled_reason, disabled_at and failing_since.
              * @default true
              */
             enabled: boolean;
@@ -2246,6 +2251,11 @@ export interface components {
                  * @example 2026-11-22T15:04:05.123Z
                  */
                 readonly disabled_at: string | null;
+                /**
+                 * @description Why the subscription is disabled, as a code to branch on: `manual` (the account set enabled false), `gone` (its URL answered 410 Gone), `failing` (five days of failures); null while enabled. disabled_reason says it in words.
+                 * @enum {string|null}
+                 */
+                readonly disabled_code: "manual" | "gone" | "failing" | null;
                 /** @description Why the subscription is disabled: `manual` (the account set enabled false), or what the webhook worker saw (a 410 Gone, five days of failures); null while enabled. */
                 readonly disabled_reason: string | null;
                 enabled: boolean;
@@ -2307,7 +2317,7 @@ export interface components {
         };
         /** SubscriptionUpdate */
         SubscriptionUpdate: {
-            /** @description false stops deliveries. Setting it back to true clears disabled_reason, disabled_at and failing_since. */
+            /** @description false stops deliveries. Setting it back to true clears disabled_code, disabled_reason, disabled_at and failing_since. */
             enabled?: boolean;
             /**
              * @description Event labels of GET /activity_catalog, `["*"]` for every event, or `[]` for none. Events and outcomes together name at least one label.
@@ -2351,6 +2361,11 @@ export interface components {
              * @example 2026-11-22T15:04:05.123Z
              */
             readonly disabled_at: string | null;
+            /**
+             * @description Why the subscription is disabled, as a code to branch on: `manual` (the account set enabled false), `gone` (its URL answered 410 Gone), `failing` (five days of failures); null while enabled. disabled_reason says it in words.
+             * @enum {string|null}
+             */
+            readonly disabled_code: "manual" | "gone" | "failing" | null;
             /** @description Why the subscription is disabled: `manual` (the account set enabled false), or what the webhook worker saw (a 410 Gone, five days of failures); null while enabled. */
             readonly disabled_reason: string | null;
             enabled: boolean;
