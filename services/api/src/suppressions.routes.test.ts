@@ -91,6 +91,60 @@ describe('do-not-contact list: one phone at a time', () => {
   });
 });
 
+describe('GET /suppressions/removals', () => {
+  it("lists removals newest first, a page at a time, one phone in any notation, the account's own", async () => {
+    const { api, accountId } = await h.owner();
+    const key = await h.prisma.apiKey.findFirstOrThrow({ where: { accountId } });
+    const phones = ['+15125550131', '+15125550132', '+15125550133'];
+    for (const phone of phones) {
+      await api.post('/api/v1/suppressions').send({ phone, reason: 'complaint' }).expect(201);
+      await api.delete(`/api/v1/suppressions/${encodeURIComponent(phone)}`).expect(204);
+    }
+    // The first phone again: listed, removed a second time.
+    await api.post('/api/v1/suppressions').send({ phone: phones[0] }).expect(201);
+    await api.delete(`/api/v1/suppressions/${encodeURIComponent(phones[0]!)}`).expect(204);
+    // Another account's removal is not shown.
+    const other = await h.owner();
+    await other.api.post('/api/v1/suppressions').send({ phone: phones[1] }).expect(201);
+    await other.api.delete(`/api/v1/suppressions/${encodeURIComponent(phones[1]!)}`).expect(204);
+
+    const first = await api.get('/api/v1/suppressions/removals?limit=3');
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((r: { phone: string }) => r.phone)).toEqual([
+      phones[0],
+      phones[2],
+      phones[1],
+    ]);
+    expect(first.body.data[0]).toEqual({
+      id: expect.stringMatching(/^sprm_[0-9a-z]{26}$/),
+      phone: phones[0],
+      reason: 'manual',
+      listed_at: expect.any(String),
+      removed_at: expect.any(String),
+      removed_by_api_key_id: key.id,
+    });
+    expect(first.body.data[1].reason).toBe('complaint');
+    const rest = await api.get(
+      `/api/v1/suppressions/removals?limit=3&cursor=${first.body.next_cursor}`,
+    );
+    expect(rest.body).toEqual({
+      data: [expect.objectContaining({ phone: phones[0], reason: 'complaint' })],
+      next_cursor: null,
+    });
+
+    const one = await api.get(
+      `/api/v1/suppressions/removals?phone=${encodeURIComponent('(512) 555-0131')}`,
+    );
+    expect(one.body.data.map((r: { reason: string }) => r.reason)).toEqual(['manual', 'complaint']);
+
+    const bad = await api.get('/api/v1/suppressions/removals?phone=call-me');
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details).toEqual([
+      { field: 'phone', code: 'invalid', message: 'Not a phone number.' },
+    ]);
+  });
+});
+
 describe('do-not-contact: an add and a step claim on the same phone are ordered', () => {
   it("an add waits while a claim holds the phone's lock (shared), then commits", async () => {
     const { api, accountId } = await h.owner();

@@ -3,6 +3,7 @@ import {
   suppressionCreateSchema,
   suppressionImportSchema,
   suppressionListQuerySchema,
+  suppressionRemovalListQuerySchema,
 } from '@leadhook/contracts';
 import type { PrismaClient } from '@leadhook/db';
 import { accountIdOf, apiKeyIdOf } from './auth.middleware.js';
@@ -15,6 +16,7 @@ import {
   getSuppression,
   importSuppressions,
   jsonImportRows,
+  listSuppressionRemovals,
   listSuppressions,
   normalizePhone,
   removeSuppression,
@@ -119,6 +121,29 @@ export const suppressionsRoutes = [
         query.reason,
       );
       res.json(page);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/suppressions/removals',
+    operationId: 'listSuppressionRemovals',
+    summary: 'List the phones taken off the list, newest first',
+    description:
+      "Every removal is kept: the phone, the reason and created_at its entry had, the API key that removed it, and when. `phone` (any notation) shows one phone's removals only.",
+    tag: 'Do-not-contact',
+    query: suppressionRemovalListQuerySchema,
+    success: {
+      status: 200,
+      schema: 'SuppressionRemovalList',
+      description: 'A page of removals.',
+    },
+    invalid:
+      'validation_failed: the query does not fit the schema, or `phone` (code `invalid`) is not a dialable number.',
+    handler: async ({ res, query }, prisma: PrismaClient) => {
+      const phone = query.phone === undefined ? undefined : phoneOf(query.phone);
+      res.json(
+        await listSuppressionRemovals(prisma, accountIdOf(res), pageRequestOf(query), phone),
+      );
     },
   }),
   defineRoute({

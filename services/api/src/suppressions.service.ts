@@ -6,7 +6,7 @@ import {
 } from '@leadhook/contracts';
 import { newId, type PrismaClient } from '@leadhook/db';
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
-import type { Page, PageRequest } from './pagination.js';
+import { keyset, type Page, type PageRequest, pageOf } from './pagination.js';
 import type { ErrorDetail } from './validation.js';
 
 /**
@@ -42,6 +42,28 @@ export function presentSuppression(row: SuppressionRow) {
 }
 
 export type Suppression = ReturnType<typeof presentSuppression>;
+
+interface RemovalRow {
+  id: string;
+  phone: string;
+  reason: string;
+  listedAt: Date;
+  removedAt: Date;
+  removedByApiKeyId: string;
+}
+
+function presentRemoval(row: RemovalRow) {
+  return {
+    id: row.id,
+    phone: row.phone,
+    reason: row.reason as SuppressionReason,
+    listed_at: row.listedAt.toISOString(),
+    removed_at: row.removedAt.toISOString(),
+    removed_by_api_key_id: row.removedByApiKeyId,
+  };
+}
+
+export type SuppressionRemoval = ReturnType<typeof presentRemoval>;
 
 /** `text` in E.164 as intake stores a lead's phone, or null when it is not a dialable number. */
 export function normalizePhone(text: string): string | null {
@@ -127,6 +149,22 @@ export async function removeSuppression(
     SELECT ${newId('suppressionRemoval')}, ${accountId}, ${phone}, reason, created_at, ${apiKeyId}
     FROM gone`;
   return removed === 1;
+}
+
+/**
+ * The removals of the account, newest first (the id's time; keyset on
+ * suppression_removals (account_id, id)), optionally of one phone only.
+ */
+export async function listSuppressionRemovals(
+  prisma: PrismaClient,
+  accountId: string,
+  page: PageRequest,
+  phone: string | undefined,
+): Promise<Page<SuppressionRemoval>> {
+  const rows = await prisma.suppressionRemoval.findMany(
+    keyset(page, { accountId, ...(phone === undefined ? {} : { phone }) }),
+  );
+  return pageOf(rows, page, presentRemoval);
 }
 
 /** Phones added per transaction (and advisory locks it holds) by an import. */

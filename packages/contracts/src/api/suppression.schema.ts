@@ -132,3 +132,41 @@ export const suppressionListQuerySchema = {
     },
   },
 } as const;
+
+/** A phone taken off the list: who did, when, and the entry it had. */
+export const suppressionRemovalSchema = {
+  title: 'SuppressionRemoval',
+  ...closedObjectSchema({
+    id: prefixedIdSchema('sprm'),
+    phone: { type: 'string', description: 'E.164.', examples: ['+15125550100'] },
+    reason: {
+      type: 'string',
+      enum: SUPPRESSION_REASONS,
+      description: 'The reason the removed entry had.',
+    },
+    listed_at: { ...timestampSchema, description: 'When the removed entry was added.' },
+    removed_at: timestampSchema,
+    removed_by_api_key_id: {
+      type: 'string',
+      description: 'The API key that removed it.',
+      examples: ['key_01jdq3v3m5a8f0k2x9b7c6d4e1'],
+    },
+  }),
+} as const;
+
+export const suppressionRemovalListSchema = listEnvelopeSchema(
+  'SuppressionRemovalList',
+  suppressionRemovalSchema,
+);
+
+/** `GET /suppressions/removals`: a page, newest first, optionally of one phone. */
+export const suppressionRemovalListQuerySchema = {
+  type: 'object',
+  properties: {
+    ...listQuerySchema.properties,
+    phone: {
+      ...phoneInputSchema,
+      description: 'Only the removals of this phone (any notation intake accepts).',
+    },
+  },
+} as const;

@@ -47,6 +47,8 @@ import {
   suppressionImportResultSchema,
   suppressionImportSchema,
   suppressionListSchema,
+  suppressionRemovalListSchema,
+  suppressionRemovalSchema,
   suppressionSchema,
 } from '../api/index.js';
 import { leadSubmissionSchema } from '../lead.schema.js';
@@ -107,6 +109,8 @@ export const OPENAPI_SCHEMAS = {
   SuppressionList: suppressionListSchema,
   SuppressionImport: suppressionImportSchema,
   SuppressionImportResult: suppressionImportResultSchema,
+  SuppressionRemoval: suppressionRemovalSchema,
+  SuppressionRemovalList: suppressionRemovalListSchema,
   Hook: hookSchema,
   HookCreate: hookCreateSchema,
   HookWithSecret: hookWithSecretSchema,

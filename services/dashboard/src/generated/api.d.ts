@@ -719,6 +719,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/suppressions/removals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the phones taken off the list, newest first
+         * @description Every removal is kept: the phone, the reason and created_at its entry had, the API key that removed it, and when. `phone` (any notation) shows one phone's removals only.
+         */
+        get: operations["listSuppressionRemovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2513,6 +2533,72 @@ export interface components {
                 phone: string;
                 /** @enum {string} */
                 reason: "opted_out" | "manual" | "imported" | "complaint";
+            }[];
+            /** @description Pass as `cursor` to get the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /** SuppressionRemoval */
+        SuppressionRemoval: {
+            /** @example sprm_01jdq3v3m5a8f0k2x9b7c6d4e1 */
+            readonly id: string;
+            /**
+             * Format: date-time
+             * @description When the removed entry was added.
+             * @example 2026-11-22T15:04:05.123Z
+             */
+            readonly listed_at: string;
+            /**
+             * @description E.164.
+             * @example +15125550100
+             */
+            phone: string;
+            /**
+             * @description The reason the removed entry had.
+             * @enum {string}
+             */
+            reason: "opted_out" | "manual" | "imported" | "complaint";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T15:04:05.123Z
+             */
+            readonly removed_at: string;
+            /**
+             * @description The API key that removed it.
+             * @example key_01jdq3v3m5a8f0k2x9b7c6d4e1
+             */
+            removed_by_api_key_id: string;
+        };
+        /** SuppressionRemovalList */
+        SuppressionRemovalList: {
+            data: {
+                /** @example sprm_01jdq3v3m5a8f0k2x9b7c6d4e1 */
+                readonly id: string;
+                /**
+                 * Format: date-time
+                 * @description When the removed entry was added.
+                 * @example 2026-11-22T15:04:05.123Z
+                 */
+                readonly listed_at: string;
+                /**
+                 * @description E.164.
+                 * @example +15125550100
+                 */
+                phone: string;
+                /**
+                 * @description The reason the removed entry had.
+                 * @enum {string}
+                 */
+                reason: "opted_out" | "manual" | "imported" | "complaint";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T15:04:05.123Z
+                 */
+                readonly removed_at: string;
+                /**
+                 * @description The API key that removed it.
+                 * @example key_01jdq3v3m5a8f0k2x9b7c6d4e1
+                 */
+                removed_by_api_key_id: string;
             }[];
             /** @description Pass as `cursor` to get the next page; null on the last page. */
             next_cursor: string | null;
@@ -6793,6 +6879,75 @@ export interface operations {
                 };
             };
             /** @description validation_failed: a bad row (each listed with its row or line number, code `invalid`), no rows (`required`), or more than 10,000 (`too_many_rows`); nothing was stored. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: over the per-address or per-API-key request rate; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable: the database cannot be reached; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSuppressionRemovals: {
+        parameters: {
+            query?: {
+                /** @description The previous page's next_cursor. */
+                cursor?: string;
+                /** @description Page size, 1–100. */
+                limit?: number;
+                /** @description Only the removals of this phone (any notation intake accepts). */
+                phone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of removals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppressionRemovalList"];
+                };
+            };
+            /** @description unauthorized: missing, wrong or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed: the query does not fit the schema, or `phone` (code `invalid`) is not a dialable number. */
             422: {
                 headers: {
                     [name: string]: unknown;
