@@ -1,6 +1,7 @@
 export type {
   Config,
   ContactHours,
+  HttpServerSettings,
   LogLevel,
   ProviderKind,
   RedisClusterSettings,

@@ -1,20 +1,9 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+import type { HttpServerSettings } from '@leadhook/config';
 import type { Logger } from './logger.js';
 
-/**
- * How a server treats slow and idle clients (HTTP_* settings, docs/operations.md,
- * "Settings"). packages/config's `Config.http` has this shape.
- */
-export interface HttpServerSettings {
-  /** A request's headers must have arrived this long after it began (ms). */
-  readonly headersTimeoutMs: number;
-  /** The whole request, body included (ms); at least headersTimeoutMs. */
-  readonly requestTimeoutMs: number;
-  /** How long an idle keep-alive connection is kept (ms). */
-  readonly keepAliveTimeoutMs: number;
-  /** Connections held at once; one more is closed as it arrives. */
-  readonly maxConnections: number;
-}
+/** How a server treats slow and idle clients: packages/config's `Config.http`. */
+export type { HttpServerSettings };
 
 /**
  * How often Node looks for requests past their headers or request timeout. Its
