@@ -89,7 +89,7 @@ const CONSENT_UNRECOGNISED: LeadFieldError = {
 
 /** A field error's place in the validator's order: lead fields as listed, extra fields after. */
 function fieldOrder(field: string): number {
-  const index = LEAD_FIELD_NAMES.findIndex((name) => name === field);
+  const index = (LEAD_FIELD_NAMES as readonly string[]).indexOf(field);
   return index === -1 ? LEAD_FIELD_NAMES.length : index;
 }
 const TOKEN_ORDER = fieldOrder('tcpa_opt_in_token');
