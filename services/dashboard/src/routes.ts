@@ -1,5 +1,6 @@
 import type { FunctionComponent } from 'preact';
 import { DeliveryLogScreen } from './screens/deliveries';
+import { DoNotContactScreen } from './screens/do-not-contact';
 import { LeadScreen } from './screens/lead';
 import { LeadsScreen } from './screens/leads';
 import { MarketingSourceScreen } from './screens/marketing-source';
@@ -39,6 +40,8 @@ export const SCREENS: readonly ScreenRoute[] = [
   },
   { path: '/playbooks', label: 'Playbooks', component: PlaybooksScreen },
   { path: '/leads', label: 'Leads', component: LeadsScreen },
+  // Beside Leads: whom the plays may contact is a question about leads, not a setting.
+  { path: '/do-not-contact', label: 'Do not contact', component: DoNotContactScreen },
   { path: '/playbooks/:id', label: 'Playbook', component: PlaybookScreen, hidden: true },
   {
     path: '/subscriptions/:id/deliveries',

@@ -65,23 +65,64 @@ function ActivityDetails({ activity }: { activity: Activity }) {
   return null;
 }
 
+/** The element id of an activity in the timeline: `/leads/<id>#activity-<activity id>` opens it. */
+export function activityAnchor(activityId: string): string {
+  return `activity-${activityId}`;
+}
+
+/**
+ * The activity the address's fragment names (a link from the do-not-contact list to
+ * the STOP reply that put a phone there): scrolled to, focused and marked, once the
+ * lead has loaded. After the screen's own focus on its heading, which would scroll
+ * back to the top.
+ */
+function useLinkedActivity(): string | undefined {
+  const [linked] = useState(() => {
+    // Activity ids are plain letters and digits: nothing to decode.
+    const hash = window.location.hash.slice(1);
+    return hash.startsWith('activity-') ? hash : undefined;
+  });
+  useEffect(() => {
+    if (!linked) return;
+    const timer = setTimeout(() => {
+      const item = document.getElementById(linked);
+      item?.focus();
+      item?.scrollIntoView({ block: 'center' });
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [linked]);
+  return linked;
+}
+
 function Timeline({ activities }: { activities: Activity[] }) {
+  const linked = useLinkedActivity();
   if (activities.length === 0) {
     return <p>Nothing has happened to this lead yet: its playbook has not started.</p>;
   }
   return (
     <ol class="timeline" aria-label="Activity timeline, oldest first">
-      {activities.map((activity) => (
-        <li key={activity.id} data-label={activity.activity_label}>
-          <time dateTime={activity.occurred_at}>{formatDateTime(activity.occurred_at)}</time>
-          <span class={`tag tag-${activity.activity_type}`}>
-            {activity.activity_type === 'outcome' ? 'Outcome' : 'Event'}
-          </span>
-          <strong>{labelInWords(activity.activity_label)}</strong>
-          {activity.activity_note ? <p class="note">{activity.activity_note}</p> : null}
-          <ActivityDetails activity={activity} />
-        </li>
-      ))}
+      {activities.map((activity) => {
+        const anchor = activityAnchor(activity.id);
+        const isLinked = anchor === linked;
+        return (
+          <li
+            key={activity.id}
+            id={anchor}
+            data-label={activity.activity_label}
+            tabIndex={isLinked ? -1 : undefined}
+            aria-current={isLinked ? 'true' : undefined}
+            class={isLinked ? 'linked' : undefined}
+          >
+            <time dateTime={activity.occurred_at}>{formatDateTime(activity.occurred_at)}</time>
+            <span class={`tag tag-${activity.activity_type}`}>
+              {activity.activity_type === 'outcome' ? 'Outcome' : 'Event'}
+            </span>
+            <strong>{labelInWords(activity.activity_label)}</strong>
+            {activity.activity_note ? <p class="note">{activity.activity_note}</p> : null}
+            <ActivityDetails activity={activity} />
+          </li>
+        );
+      })}
     </ol>
   );
 }
