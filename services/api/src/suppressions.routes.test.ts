@@ -209,6 +209,30 @@ describe('do-not-contact import', () => {
     );
   });
 
+  it("lists one import's phones by its import_id, in phone order", async () => {
+    const { api } = await h.owner();
+    const first = await api.post('/api/v1/suppressions/import').send(phones(3));
+    const second = await api.post('/api/v1/suppressions/import').send(phones(2));
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const listed = await api.get(`/api/v1/suppressions?import_id=${first.body.import_id}&limit=2`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toHaveLength(2);
+    const rest = await api.get(
+      `/api/v1/suppressions?import_id=${first.body.import_id}&limit=2&cursor=${encodeURIComponent(listed.body.next_cursor)}`,
+    );
+    const all = [...listed.body.data, ...rest.body.data];
+    expect(rest.body.next_cursor).toBeNull();
+    expect(all.map((e: { phone: string }) => e.phone)).toEqual(
+      all.map((e: { phone: string }) => e.phone).sort(),
+    );
+    expect(new Set(all.map((e: { import_id: string }) => e.import_id))).toEqual(
+      new Set([first.body.import_id]),
+    );
+    const bad = await api.get('/api/v1/suppressions?import_id=nope');
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details[0].field).toBe('import_id');
+  });
+
   it('refuses more than 10,000 phones', async () => {
     const { api, accountId } = await h.owner();
     const res = await api.post('/api/v1/suppressions/import').send({ phones: phones(10_001) });
@@ -357,7 +381,7 @@ describe('do-not-contact import', () => {
 });
 
 describe('do-not-contact in the OpenAPI document', () => {
-  it('documents the five operations, the CSV body, its 1 MiB limit and the 200 of a repeated add', async () => {
+  it('documents the six operations, the CSV body, its 1 MiB limit and the 200 of a repeated add', async () => {
     const doc = (await h.anonymous.get('/api/v1/openapi.json')).body;
     expect(Object.keys(doc.paths['/suppressions'])).toEqual(['post', 'get']);
     expect(Object.keys(doc.paths['/suppressions/{phone}'])).toEqual(['get', 'delete']);
@@ -371,6 +395,15 @@ describe('do-not-contact in the OpenAPI document', () => {
     expect(doc.paths['/suppressions'].post.responses['200']).toBeDefined();
     expect(doc.paths['/suppressions'].post.responses['201']).toBeDefined();
     const list = doc.paths['/suppressions'].get.parameters.map((p: { name: string }) => p.name);
-    expect(list).toEqual(['limit', 'cursor', 'reason']);
+    expect(list).toEqual(['limit', 'cursor', 'reason', 'import_id']);
+    const removals = doc.paths['/suppressions/removals'].get;
+    expect(removals.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'limit',
+      'cursor',
+      'phone',
+    ]);
+    expect(removals.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/SuppressionRemovalList',
+    });
   });
 });

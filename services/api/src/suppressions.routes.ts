@@ -110,16 +110,16 @@ export const suppressionsRoutes = [
     path: '/suppressions',
     operationId: 'listSuppressions',
     summary: 'List the do-not-contact list, in phone order',
+    description:
+      'Optionally one reason only (`reason`), or the phones one import added (`import_id`).',
     tag: 'Do-not-contact',
     query: suppressionListQuerySchema,
     success: { status: 200, schema: 'SuppressionList', description: 'A page of entries.' },
     handler: async ({ res, query }, prisma: PrismaClient) => {
-      const page = await listSuppressions(
-        prisma,
-        accountIdOf(res),
-        pageRequestOf(query),
-        query.reason,
-      );
+      const page = await listSuppressions(prisma, accountIdOf(res), pageRequestOf(query), {
+        reason: query.reason,
+        importId: query.import_id,
+      });
       res.json(page);
     },
   }),

@@ -112,12 +112,14 @@ export async function listSuppressions(
   prisma: PrismaClient,
   accountId: string,
   page: PageRequest,
-  reason: SuppressionReason | undefined,
+  filter: { reason?: SuppressionReason | undefined; importId?: string | undefined },
 ): Promise<Page<Suppression>> {
+  const { reason, importId } = filter;
   const rows = await prisma.suppression.findMany({
     where: {
       accountId,
       ...(reason === undefined ? {} : { reason }),
+      ...(importId === undefined ? {} : { importId }),
       ...(page.cursor === undefined ? {} : { phone: { gt: page.cursor } }),
     },
     orderBy: { phone: 'asc' },

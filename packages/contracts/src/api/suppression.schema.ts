@@ -130,6 +130,10 @@ export const suppressionListQuerySchema = {
       enum: SUPPRESSION_REASONS,
       description: 'Only the entries with this reason.',
     },
+    import_id: {
+      ...prefixedIdSchema('imp'),
+      description: "Only the entries this import added (its answer's import_id).",
+    },
   },
 } as const;
 

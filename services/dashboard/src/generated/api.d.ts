@@ -664,7 +664,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the do-not-contact list, in phone order */
+        /**
+         * List the do-not-contact list, in phone order
+         * @description Optionally one reason only (`reason`), or the phones one import added (`import_id`).
+         */
         get: operations["listSuppressions"];
         put?: never;
         /**
@@ -6507,6 +6510,8 @@ export interface operations {
             query?: {
                 /** @description The previous page's next_cursor (the last phone it showed). */
                 cursor?: string;
+                /** @description Only the entries this import added (its answer's import_id). */
+                import_id?: string;
                 /** @description Page size, 1–100. */
                 limit?: number;
                 /** @description Only the entries with this reason. */
