@@ -179,10 +179,12 @@ describe('a subscriber that hangs, with a backlog, beside a healthy one', () => 
         expect(new Set(healthy.ids())).toEqual(new Set(recordedAt.keys()));
 
         // The hanging subscriber never had more than the cap in flight, over every
-        // process and path, though it was sent to all along (its attempts time out
-        // and its holders go on with its waiting deliveries).
+        // process and path, though it was sent to all along: its attempts time out
+        // (4 s) and its holders go on with its waiting deliveries. A stream that
+        // arrived quickly can be done before the first of them timed out, so the
+        // next connections are waited for, not assumed.
+        await waitFor(() => hanging.connections > CAP, 20_000);
         expect(hanging.maxOpen).toBeLessThanOrEqual(CAP);
-        expect(hanging.connections).toBeGreaterThan(CAP);
         // What it did not get a slot for was put back, not failed: no attempt spent.
         const capped = await cappedCounts(workers);
         expect((capped.delivery_job ?? 0) + (capped.fan_out ?? 0)).toBeGreaterThan(0);
