@@ -436,19 +436,32 @@ try {
        FROM outbox GROUP BY topic ORDER BY topic`,
   );
   const pgVersion = (await sql(dbUrl, 'SHOW server_version'))[0].server_version;
-  // Where PostgreSQL's time went: rows read per table (seq + index) and commits.
+  // Where PostgreSQL's time went: rows read per table (seq + index) and commits. A
+  // partitioned table's (activities by month, the outbox by day: docs/operations.md,
+  // "History partitions", "Outbox partitions") are its partitions', summed, and so
+  // are a partitioned index's (pg_partition_tree lists nothing for a plain table).
   const tables = await sql(
     dbUrl,
-    `SELECT relname, seq_scan::bigint AS seq_scan, seq_tup_read::bigint AS seq_read,
-            coalesce(idx_tup_fetch, 0)::bigint AS idx_fetch
-       FROM pg_stat_user_tables WHERE relname = ANY($1) ORDER BY seq_tup_read DESC`,
+    `SELECT t.name AS relname, sum(s.seq_scan)::bigint AS seq_scan,
+            sum(s.seq_tup_read)::bigint AS seq_read,
+            sum(coalesce(s.idx_tup_fetch, 0))::bigint AS idx_fetch
+       FROM unnest($1::text[]) AS t(name)
+       CROSS JOIN LATERAL (SELECT relid FROM pg_partition_tree(t.name::regclass)
+                           UNION SELECT t.name::regclass) p
+       JOIN pg_stat_user_tables s ON s.relid = p.relid
+      GROUP BY t.name ORDER BY seq_read DESC`,
     [['activities', 'outbox', 'enrollments', 'leads', 'provider_messages']],
   );
   const dbStats = await databaseCounters(dbUrl);
   const outboxIdx = await sql(
     dbUrl,
-    `SELECT indexrelname AS name, idx_tup_read::bigint AS n FROM pg_stat_user_indexes
-      WHERE relname = 'outbox'`,
+    `SELECT i.indexrelid::regclass::text AS name, sum(s.idx_tup_read)::bigint AS n
+       FROM pg_index i
+       CROSS JOIN LATERAL (SELECT relid FROM pg_partition_tree(i.indexrelid)
+                           UNION SELECT i.indexrelid) p
+       JOIN pg_stat_user_indexes s ON s.indexrelid = p.relid
+      WHERE i.indrelid = 'outbox'::regclass
+      GROUP BY 1 ORDER BY 1`,
   );
 
   // --- report ---------------------------------------------------------------------------
