@@ -35,6 +35,7 @@ const CODE: Record<string, Labels> = {
   leadhook_outbox_oldest_open_seconds: {},
   leadhook_outbox_relayed_total: {},
   leadhook_outbox_relay_errors_total: {},
+  leadhook_outbox_partitions_held: {},
   leadhook_queue_jobs: {
     queue: sorted(Object.values(QUEUES).map((q) => q.name)),
     state: sorted(QUEUE_STATES),

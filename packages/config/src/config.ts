@@ -116,7 +116,10 @@ export interface Config {
   readonly providerSimulationSmsOutcome: SimulatedSmsOutcome;
   /** The simulation provider's answer to every call. */
   readonly providerSimulationCallOutcome: SimulatedCallOutcome;
-  /** How long an outbox row is kept after its consumer closed it (ms). */
+  /**
+   * How long the outbox keeps a day of rows (ms): the partition job drops a day
+   * once it ended longer ago than this and none of its rows is open.
+   */
   readonly outboxRetentionMs: number;
   /** How long a webhook attempt keeps the subscriber's response body (ms). */
   readonly attemptBodyRetentionMs: number;

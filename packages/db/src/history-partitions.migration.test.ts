@@ -1,11 +1,8 @@
-import { mkdtempSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { idFloor } from './ids.js';
-import { migrate, readMigrations } from './migrator.js';
+import { migrate } from './migrator.js';
 import { MIGRATIONS_DIR } from './paths.js';
-import { databaseUrl, withAdmin } from './testing/index.js';
+import { databaseUrl, migrationsBefore, withAdmin } from './testing/index.js';
 
 /**
  * The migration that partitions the history tables by month of id
@@ -16,15 +13,6 @@ import { databaseUrl, withAdmin } from './testing/index.js';
 
 const CONVERSION = '20261127050900_history_partitioned';
 const TABLES = ['submissions', 'activities', 'deliveries', 'attempts'] as const;
-
-/** The project's migrations before the conversion, as a directory of their own. */
-function migrationsBefore(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'leadhook-mig-before-'));
-  for (const m of readMigrations(MIGRATIONS_DIR).filter((m) => m.name < name)) {
-    symlinkSync(join(MIGRATIONS_DIR, m.name), join(dir, m.name));
-  }
-  return dir;
-}
 
 /** An id of `prefix` made at `at`, not the month's least. */
 function idAt(prefix: string, at: Date, tail: string): string {

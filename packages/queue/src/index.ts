@@ -1,7 +1,7 @@
 export type { RedisClient, RedisClusterTarget, RedisTarget } from './connection.js';
 export { createRedis, createWorkerRedis, isCluster, queueKeyPrefix } from './connection.js';
 export type { OutboxRelayOptions, RelayRound } from './outbox-relay.js';
-export { OutboxRelay, oldestOpenOutboxAgeSeconds } from './outbox-relay.js';
+export { OutboxRelay, oldestOpenOutboxAgeSeconds, openOutboxRows } from './outbox-relay.js';
 export type { PeriodicTaskOptions } from './periodic-task.js';
 export { PeriodicJob, PeriodicTask } from './periodic-task.js';
 export type {

@@ -300,7 +300,7 @@ describe('OUTBOX_TOPICS', () => {
     // each naming its topic as a literal: none escapes this check.
     const inserts = await functionSourceMatches('INSERT INTO outbox\\M');
     const topics = await functionSourceMatches(
-      "INSERT INTO outbox\\s*\\(topic, payload\\)\\s*VALUES\\s*\\('([a-z-]+)'",
+      "INSERT INTO outbox\\s*\\(topic, payload(?:, created_at)?\\)\\s*VALUES\\s*\\('([a-z-]+)'",
     );
     expect(inserts.length).toBeGreaterThan(0);
     expect(topics).toHaveLength(inserts.length);

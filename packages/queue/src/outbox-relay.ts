@@ -48,6 +48,8 @@ export interface RelayRound {
 
 interface ClaimedRow {
   id: string;
+  /** Its created_at as PostgreSQL prints it: the row's key is (id, created_at). */
+  created_at: string;
   payload: unknown;
 }
 
@@ -56,20 +58,24 @@ interface ClaimedRow {
  * partial index outbox_relay_<topic>_idx. The topic is a literal (from the fixed
  * OUTBOX_TOPICS, never from input) so that the planner can prove the index's
  * predicate whatever the plan (migration 20261122210000_outbox_relay_by_topic).
+ * The outbox is partitioned by day of created_at (docs/operations.md, "Outbox
+ * partitions"): the rows claimed are updated by their key (id, created_at), one
+ * primary-key probe in their own day's partition each, not one in every day.
  */
 const CLAIM_SQL = Object.fromEntries(
   OUTBOX_TOPIC_LIST.map((topic) => [
     topic,
-    `UPDATE outbox
-        SET next_relay_at = now() + make_interval(secs => LEAST($2::float8, $3::float8 * power(2, LEAST(relay_count, 20)))),
-            relay_count = relay_count + 1
-      WHERE id IN (SELECT id FROM outbox
-                    WHERE topic = '${topic}' AND done_at IS NULL AND relay_count >= 0
-                      AND next_relay_at <= now()
-                    ORDER BY next_relay_at
-                    LIMIT $1
-                    FOR UPDATE SKIP LOCKED)
-      RETURNING id::text, payload`,
+    `UPDATE outbox o
+        SET next_relay_at = now() + make_interval(secs => LEAST($2::float8, $3::float8 * power(2, LEAST(o.relay_count, 20)))),
+            relay_count = o.relay_count + 1
+       FROM (SELECT id, created_at FROM outbox
+              WHERE topic = '${topic}' AND done_at IS NULL AND relay_count >= 0
+                AND next_relay_at <= now()
+              ORDER BY next_relay_at
+              LIMIT $1
+              FOR UPDATE SKIP LOCKED) due
+      WHERE o.id = due.id AND o.created_at = due.created_at
+      RETURNING o.id::text, o.created_at::text, o.payload`,
   ]),
 ) as Record<OutboxTopic, string>;
 
@@ -132,13 +138,30 @@ export class OutboxRelay extends PeriodicJob {
     } catch (err) {
       // Redis is away: try these again soon, without growing their backoff.
       await pool.query(
-        `UPDATE outbox SET next_relay_at = now() + interval '1 second', relay_count = relay_count - 1
-          WHERE id = ANY($1::bigint[])`,
-        [rows.map((row) => row.id)],
+        `UPDATE outbox o SET next_relay_at = now() + interval '1 second', relay_count = o.relay_count - 1
+           FROM unnest($1::bigint[], $2::timestamptz[]) AS k(id, created_at)
+          WHERE o.id = k.id AND o.created_at = k.created_at`,
+        [rows.map((row) => row.id), rows.map((row) => row.created_at)],
       );
       throw err;
     }
   }
+}
+
+/**
+ * Open rows of one table of the outbox (a daily partition: docs/operations.md,
+ * "Outbox partitions"), through each topic's relay index as the lag gauge reads
+ * them: the partition job drops no day that still has one.
+ */
+export async function openOutboxRows(pool: Pick<Pool, 'query'>, table: string): Promise<number> {
+  const name = `"${table.replaceAll('"', '""')}"`;
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT (${OUTBOX_TOPIC_LIST.map(
+      (topic) =>
+        `(SELECT count(*) FROM ${name} WHERE topic = '${topic}' AND done_at IS NULL AND relay_count >= 0)`,
+    ).join(' + ')})::int AS n`,
+  );
+  return rows[0]?.n ?? 0;
 }
 
 /** Age in seconds of the oldest open outbox row (0 when none): the relay's lag. */

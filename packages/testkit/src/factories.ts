@@ -211,8 +211,14 @@ export async function anActivity(
     },
   });
   if (spec.outbox) {
+    // With the activity's created_at, as activity_insert writes it: the fan-out
+    // looks for the row in that day's partition (docs/operations.md, "Outbox partitions").
     await prisma.outbox.create({
-      data: { topic: 'activity', payload: { activity_id: activity.id } },
+      data: {
+        topic: 'activity',
+        payload: { activity_id: activity.id },
+        createdAt: activity.createdAt,
+      },
     });
   }
   return { id: activity.id, occurredAt: activity.occurredAt };

@@ -1,5 +1,10 @@
-export type { PartitionJobOptions, PartitionRound } from './partitions.js';
-export { PARTITION_MONTHS_AHEAD, PARTITIONS_LOCK_KEY, PartitionJob } from './partitions.js';
+export type { HeldPartition, PartitionJobOptions, PartitionRound } from './partitions.js';
+export {
+  OUTBOX_PARTITION_DAYS_AHEAD,
+  PARTITION_MONTHS_AHEAD,
+  PARTITIONS_LOCK_KEY,
+  PartitionJob,
+} from './partitions.js';
 export type { QueueWorkerEvents } from './queue-worker-events.js';
 export { logQueueWorkerEvents } from './queue-worker-events.js';
 export type { RetentionKind, RetentionOptions } from './retention.js';

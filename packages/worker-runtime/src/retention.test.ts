@@ -9,7 +9,7 @@ import {
   type TestStores,
 } from '@leadhook/testkit';
 import { RETENTION_LOCK_KEY, RetentionJob, type RetentionKind } from './retention.js';
-import { createAttempt, createIdempotencyKey, createOutboxRow } from './testing/index.js';
+import { createAttempt, createIdempotencyKey } from './testing/index.js';
 
 const DAY_MS = 86_400_000;
 
@@ -24,14 +24,13 @@ beforeAll(async () => {
   owner = await aLeadOwner(prisma);
 });
 afterEach(async () => {
-  await pool.query('TRUNCATE idempotency_keys, outbox, attempts');
+  await pool.query('TRUNCATE idempotency_keys, attempts');
 });
 afterAll(() => stores.close());
 
 function job(overrides: Partial<ConstructorParameters<typeof RetentionJob>[0]> = {}) {
   return new RetentionJob({
     pool,
-    outboxRetentionMs: 7 * DAY_MS,
     attemptBodyRetentionMs: 30 * DAY_MS,
     ...overrides,
   });
@@ -49,23 +48,10 @@ describe('RetentionJob', () => {
 
     const removed = await job().runOnce();
 
-    expect(removed).toEqual({ idempotency_keys: 1, outbox: 0, attempt_bodies: 0 });
+    expect(removed).toEqual({ idempotency_keys: 1, attempt_bodies: 0 });
     const kept = await ids('SELECT key AS id FROM idempotency_keys');
     expect(kept).toEqual([young]);
     expect(kept).not.toContain(old);
-  });
-
-  it('deletes outbox rows closed longer ago than OUTBOX_RETENTION, never open ones', async () => {
-    const closedLongAgo = await createOutboxRow(pool, 24 * 9, 24 * 8);
-    const closedRecently = await createOutboxRow(pool, 24 * 9, 24 * 6);
-    const openForAges = await createOutboxRow(pool, 24 * 9, null);
-
-    const removed = await job({ outboxRetentionMs: 7 * DAY_MS }).runOnce();
-
-    expect(removed?.outbox).toBe(1);
-    const kept = await ids('SELECT id::text AS id FROM outbox');
-    expect(kept).toEqual([closedRecently, openForAges].sort());
-    expect(kept).not.toContain(closedLongAgo);
   });
 
   it('empties response bodies older than ATTEMPT_BODY_RETENTION and keeps the attempts', async () => {

@@ -7,10 +7,13 @@ import { PeriodicJob } from '@leadhook/queue';
  *
  * - idempotency keys older than 24 h (docs/intake.md, "Idempotency": a key replays for 24 h, and
  *   intake already ignores older ones);
- * - outbox rows closed by their consumer more than `outboxRetentionMs` ago;
  * - the subscriber's response body of webhook attempts older than
  *   `attemptBodyRetentionMs` (the attempt row itself stays: status, duration and
  *   error are the delivery's history).
+ *
+ * Closed outbox rows are not deleted here: the outbox is partitioned by day and
+ * the partition job drops whole days past OUTBOX_RETENTION (partitions.ts;
+ * docs/operations.md, "Outbox partitions").
  *
  * Every worker runs it; a session-level advisory lock taken with
  * pg_try_advisory_lock lets one copy work at a time and the others skip the
@@ -18,13 +21,9 @@ import { PeriodicJob } from '@leadhook/queue';
  * Its timer is a PeriodicJob's (packages/queue), as the outbox relay's.
  */
 
-export type RetentionKind = 'idempotency_keys' | 'outbox' | 'attempt_bodies';
+export type RetentionKind = 'idempotency_keys' | 'attempt_bodies';
 
-export const RETENTION_KINDS: readonly RetentionKind[] = [
-  'idempotency_keys',
-  'outbox',
-  'attempt_bodies',
-];
+export const RETENTION_KINDS: readonly RetentionKind[] = ['idempotency_keys', 'attempt_bodies'];
 
 /** Arbitrary constant next to the migrator's (7_245_190_331) and the test template's. */
 export const RETENTION_LOCK_KEY = 7_245_190_333;
@@ -34,7 +33,6 @@ const IDEMPOTENCY_KEY_HOURS = 24;
 
 export interface RetentionOptions {
   pool: Pool;
-  outboxRetentionMs: number;
   attemptBodyRetentionMs: number;
   /** How often a round runs (ms). */
   intervalMs?: number;
@@ -64,14 +62,6 @@ const STATEMENTS: Record<RetentionKind, string> = {
              SELECT source_id, key FROM idempotency_keys
               WHERE created_at < now() - make_interval(secs => $2::float8)
               ORDER BY created_at
-              LIMIT $1)`,
-  outbox: `
-    DELETE FROM outbox
-     WHERE done_at < now() - make_interval(secs => $2::float8)
-       AND id IN (
-             SELECT id FROM outbox
-              WHERE done_at < now() - make_interval(secs => $2::float8)
-              ORDER BY done_at
               LIMIT $1)`,
   attempt_bodies: `
     UPDATE attempts SET response_body = NULL
@@ -130,14 +120,9 @@ export class RetentionJob extends PeriodicJob {
     const maxBatches = this.options.maxBatchesPerRound ?? 100;
     const ages: Record<RetentionKind, number> = {
       idempotency_keys: IDEMPOTENCY_KEY_HOURS * 3600,
-      outbox: this.options.outboxRetentionMs / 1000,
       attempt_bodies: this.options.attemptBodyRetentionMs / 1000,
     };
-    const removed: Record<RetentionKind, number> = {
-      idempotency_keys: 0,
-      outbox: 0,
-      attempt_bodies: 0,
-    };
+    const removed: Record<RetentionKind, number> = { idempotency_keys: 0, attempt_bodies: 0 };
     for (const kind of RETENTION_KINDS) {
       for (let batch = 0; batch < maxBatches && !this.stopped; batch++) {
         const { rowCount } = await client.query(STATEMENTS[kind], [batchSize, ages[kind]]);

@@ -18,8 +18,9 @@ const SCRAPE_TIMEOUT_MS = 5000;
 
 /**
  * `leadhook_outbox_oldest_open_seconds`: age of the oldest outbox row no
- * consumer has closed (0 when none), the relay's lag. One index scan of the open
- * rows (the partial outbox_relay_<topic>_idx), which are few unless consumers are behind.
+ * consumer has closed (0 when none), the relay's lag. An index scan of the open
+ * rows (the partial outbox_relay_<topic>_idx) in each day's partition of the
+ * outbox: few rows unless consumers are behind.
  */
 export function registerOutboxLagGauge(registry: Registry, pool: Pool): void {
   new Gauge({

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { loadConfig } from '@leadhook/config';
 import { createPool, createPrisma, type Pool } from '@leadhook/db';
 import { createLogger } from '@leadhook/observability';
@@ -222,9 +223,8 @@ describe('worker runtime', () => {
     const owner = await aLeadOwner(prisma).finally(() => prisma.$disconnect());
     await createIdempotencyKey(pool, owner, 30);
     await createIdempotencyKey(pool, owner, 1);
-    await createOutboxRow(pool, 24 * 10, 24 * 9);
 
-    const { http } = await start({ OUTBOX_RETENTION: '7d' }, 100);
+    const { http } = await start({}, 100);
 
     const text = await waitFor(async () => {
       const res = await http.get('/metrics');
@@ -233,17 +233,66 @@ describe('worker runtime', () => {
       });
       return removed === 1 ? res.text : undefined;
     });
-    expect(sample(text, 'leadhook_retention_removed_total', { kind: 'outbox' })).toBe(1);
     expect(sample(text, 'leadhook_retention_removed_total', { kind: 'attempt_bodies' })).toBe(0);
     expect(sample(text, 'leadhook_retention_last_run_timestamp_seconds')).toBeGreaterThan(
       Date.now() / 1000 - 60,
     );
     expect(sample(text, 'leadhook_retention_errors_total')).toBe(0);
     const { rows } = await pool.query<{ n: number }>(
-      'SELECT (SELECT count(*) FROM idempotency_keys)::int + (SELECT count(*) FROM outbox)::int AS n',
+      'SELECT count(*)::int AS n FROM idempotency_keys',
     );
     expect(rows[0]?.n).toBe(1);
-    await pool.query('TRUNCATE idempotency_keys, outbox');
+    await pool.query('TRUNCATE idempotency_keys');
+  });
+
+  it('runs the partition job: drops the outbox days past OUTBOX_RETENTION, and says which it keeps for their open rows', async () => {
+    // Ten and nine days old, one of them with a row still open.
+    const closed = await createOutboxRow(pool, 24 * 10, 24 * 10 - 1);
+    const open = await createOutboxRow(pool, 24 * 9, null);
+    const { rows: days } = await pool.query<{ id: string; part: string }>(
+      'SELECT id::text AS id, tableoid::regclass::text AS part FROM outbox',
+    );
+    const dayOf = (id: string) => days.find((d) => d.id === id)?.part;
+    const lines: { msg: string; partition?: string; open_rows?: number }[] = [];
+    const logger = createLogger({
+      service: 'test-worker',
+      level: 'info',
+      destination: new Writable({
+        write(chunk, _encoding, done) {
+          for (const text of String(chunk).split('\n')) {
+            if (text.trim() !== '') lines.push(JSON.parse(text));
+          }
+          done();
+        },
+      }),
+    });
+    const { runtime } = testRuntime(
+      { OUTBOX_RETENTION: '7d' },
+      { logger, partitionsFirstDelayMs: 10 },
+    );
+    running.push(runtime);
+    const { port } = await runtime.start();
+    const http = request(`http://127.0.0.1:${port}`);
+
+    const text = await waitFor(async () => {
+      const res = await http.get('/metrics').expect(200);
+      return sample(res.text, 'leadhook_outbox_partitions_held') === 1 ? res.text : undefined;
+    });
+    expect(sample(text, 'leadhook_partition_errors_total')).toBe(0);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        msg: 'outbox partition past OUTBOX_RETENTION kept: rows of it are still open (a consumer is behind)',
+        partition: dayOf(open),
+        open_rows: 1,
+      }),
+    );
+    const dropped = lines.find((l) => l.msg === 'partitions round') as
+      | { dropped?: string[] }
+      | undefined;
+    expect(dropped?.dropped).toContain(dayOf(closed));
+    const { rows } = await pool.query<{ id: string }>('SELECT id::text AS id FROM outbox');
+    expect(rows.map((r) => r.id)).toEqual([open]);
+    await pool.query('TRUNCATE outbox');
   });
 
   it('exports the depth of every queue by state, read at scrape', async () => {

@@ -101,6 +101,8 @@ export interface WorkerRuntimeOptions {
   relayIntervalMs?: number;
   /** How often the retention job runs (ms); a minute by default. */
   retentionIntervalMs?: number;
+  /** When the partition job's first round runs (ms after start); a minute by default. */
+  partitionsFirstDelayMs?: number;
   components?: readonly WorkerComponent[];
 }
 
@@ -153,7 +155,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
 
   const retentionRemoved = zeroedCounter(metrics.registry, {
     name: 'leadhook_retention_removed_total',
-    help: 'Rows the retention job removed (idempotency_keys, outbox) or emptied (attempt_bodies)',
+    help: 'Rows the retention job removed (idempotency_keys) or emptied (attempt_bodies)',
     label: 'kind',
     values: RETENTION_KINDS,
   });
@@ -168,7 +170,6 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
   );
   const retention = new RetentionJob({
     pool,
-    outboxRetentionMs: config.outboxRetentionMs,
     attemptBodyRetentionMs: config.attemptBodyRetentionMs,
     ...(options.retentionIntervalMs === undefined
       ? {}
@@ -176,7 +177,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
     onRemoved: (kind, count) => retentionRemoved.inc({ kind }, count),
     onRound: (removed) => {
       retentionLastRun.setToCurrentTime();
-      if (removed.idempotency_keys + removed.outbox + removed.attempt_bodies > 0) {
+      if (removed.idempotency_keys + removed.attempt_bodies > 0) {
         logger.info({ removed }, 'retention round');
       }
     },
@@ -188,19 +189,35 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
 
   const partitionErrors = counter(
     'leadhook_partition_errors_total',
-    'Partition rounds that failed (creating the months ahead or dropping expired ones)',
+    'Partition rounds that failed (creating the months and days ahead or dropping expired ones)',
   );
+  const outboxHeld = new Gauge({
+    name: 'leadhook_outbox_partitions_held',
+    help: 'Outbox days past OUTBOX_RETENTION that this copy last found with open rows and kept (a consumer is behind)',
+    registers: [metrics.registry],
+  });
   const partitions = new PartitionJob({
     pool,
     historyRetentionMs: config.historyRetentionMs,
-    onRound: ({ created, dropped }) => {
+    outboxRetentionMs: config.outboxRetentionMs,
+    ...(options.partitionsFirstDelayMs === undefined
+      ? {}
+      : { firstDelayMs: options.partitionsFirstDelayMs }),
+    onRound: ({ created, dropped, held }) => {
       if (created.length + dropped.length > 0) {
-        logger.info({ created, dropped }, 'history partitions round');
+        logger.info({ created, dropped }, 'partitions round');
+      }
+      outboxHeld.set(held.length);
+      for (const { partition, openRows } of held) {
+        logger.warn(
+          { partition, open_rows: openRows },
+          'outbox partition past OUTBOX_RETENTION kept: rows of it are still open (a consumer is behind)',
+        );
       }
     },
     onError: (err) => {
       partitionErrors.inc();
-      logger.warn({ err }, 'history partitions round failed; retrying next round');
+      logger.warn({ err }, 'partitions round failed; retrying next round');
     },
   });
 

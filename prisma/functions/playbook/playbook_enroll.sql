@@ -14,7 +14,17 @@
 --     - the lead's row lock (FOR UPDATE) first, as every writer of a lead's play
 --     - closes the lead's open `enrollment` outbox rows in the same transaction as
 --       the effect, so a crash leaves them open and the relay asks again;
---       enrolling twice creates nothing new
+--       enrolling twice creates nothing new (a lead not found has its rows
+--       closed too)
+--     - the outbox is partitioned by day of created_at (docs/operations.md,
+--       "Outbox partitions"): a lead's enrollment row is written in the
+--       transaction that inserts the lead (intake_accept*), both created_at
+--       that transaction's now(), and its enrollment is asked for once that
+--       transaction committed, so before this statement arrived; the rows are
+--       looked for from the lead's created_at to statement_timestamp(), and
+--       PostgreSQL prunes the other days when the plan starts (a fresh lead's:
+--       every day but today's); should the server's clock step back, a row of
+--       the last moments is missed once, and its relay asks again
 --     - a playbook whose steps are not a list of objects with an integer
 --       delay_seconds fails loudly
 CREATE OR REPLACE FUNCTION playbook_enroll(
@@ -24,16 +34,21 @@ RETURNS TABLE (r_kind text, r_enrollment_id text, r_first_step_at timestamptz,
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   v_lead record;
+  v_found boolean;
   v_existing text;
   v_steps jsonb;
   v_count integer;
   v_first_delay integer;
   v_rec record;
 BEGIN
+  SELECT l.id, l.account_id, l.phone, l.playbook_id, l.outcome, l.opted_out, l.created_at INTO v_lead
+    FROM leads l WHERE l.id = p_lead_id FOR UPDATE;
+  v_found := FOUND;
   UPDATE outbox SET done_at = now()
-   WHERE topic = 'enrollment' AND payload->>'lead_id' = p_lead_id AND done_at IS NULL;
-  SELECT l.id, l.account_id, l.phone, l.playbook_id, l.outcome, l.opted_out INTO v_lead FROM leads l WHERE l.id = p_lead_id FOR UPDATE;
-  IF NOT FOUND THEN
+   WHERE topic = 'enrollment' AND payload->>'lead_id' = p_lead_id AND done_at IS NULL
+     AND created_at >= CASE WHEN v_found THEN v_lead.created_at ELSE '-infinity' END
+     AND created_at <= statement_timestamp();
+  IF NOT v_found THEN
     r_kind := 'lead_not_found';
     RETURN NEXT;
     RETURN;

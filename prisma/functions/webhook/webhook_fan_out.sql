@@ -25,6 +25,26 @@
 --       of its chain exists; a head found queued is repaired and returned
 --     - claimed heads are inserted leased: a caller that dies before sending them
 --       leaves them to the reconciler once the lease lapses
+--   The outbox is partitioned by day of created_at (docs/operations.md, "Outbox
+--   partitions"), and the probe of the open rows is bounded so that PostgreSQL
+--   prunes it:
+--     - an activity's outbox row is written with it, in its transaction, with
+--       the activity's own created_at (activity_insert), so each open row is
+--       looked for with b.created_at = a.created_at beside its payload key: the
+--       probe of each activity descends outbox_open_activity_idx in that one
+--       day's partition (pruned at run time), not in every day kept;
+--     - and b.created_at <= statement_timestamp(), which prunes the days ahead
+--       when the plan starts: every activity probed occurred no later than this
+--       one (a.occurred_at <= v_act.occurred_at), its row's created_at is its
+--       transaction's start, before its occurred_at (now() <= clock_timestamp()),
+--       and this one had committed before its fan-out was asked for, so before
+--       the statement that asks for it arrived (should the server's clock step
+--       back, a row of the last moments is missed once: its relay asks again);
+--     - the rows are closed by (id, created_at) bounded by their earliest and
+--       latest created_at, pruned when the plan starts.
+--   An activity not found has no created_at to go by: its row is closed by the
+--   payload key alone, in every partition (a lead deleted under its fan-out:
+--   rare).
 --   Settings:
 --     plan_cache_mode force_generic_plan: left to itself plpgsql re-planned the
 --     insert at every call (~1 ms each on a busy machine); enable_seqscan off: a
@@ -44,6 +64,8 @@ DECLARE
   v_act record;
   v_open text[];
   v_outbox bigint[];
+  v_outbox_from timestamptz;
+  v_outbox_to timestamptz;
   v_created integer;
   v_heads jsonb;
   v_repair text[];
@@ -61,26 +83,29 @@ BEGIN
   IF NOT FOUND THEN
     UPDATE outbox SET done_at = p_now
      WHERE topic = 'activity' AND done_at IS NULL
-       AND payload = jsonb_build_object('activity_id', p_activity_id);
+       AND payload->>'activity_id' = p_activity_id;
     RETURN jsonb_build_object('result', 'activity_not_found');
   END IF;
   PERFORM pg_advisory_xact_lock(hashtextextended(v_act.lead_id, 0));
 
   -- The lead's activities up to this one (index quals lead_id and occurred_at on
   -- activities_lead_id_occurred_at_idx; the row comparison only filters ties),
-  -- each with its open outbox row.
+  -- each with its open outbox row, in the partition of the activity's created_at
+  -- (see the header).
   WITH open AS (
-    SELECT o.outbox_id, a.id, a.occurred_at
+    SELECT o.outbox_id, o.outbox_at, a.id, a.occurred_at
       FROM activities a
       CROSS JOIN LATERAL (
-        SELECT b.id AS outbox_id FROM outbox b
+        SELECT b.id AS outbox_id, b.created_at AS outbox_at FROM outbox b
          WHERE b.topic = 'activity' AND b.done_at IS NULL
+           AND b.created_at = a.created_at AND b.created_at <= statement_timestamp()
            AND b.payload->>'activity_id' = a.id
            FOR UPDATE) o
      WHERE a.lead_id = v_act.lead_id
        AND a.occurred_at <= v_act.occurred_at
        AND (a.occurred_at, a.id) <= (v_act.occurred_at, v_act.id))
-  SELECT array_agg(id ORDER BY occurred_at, id), array_agg(outbox_id) INTO v_open, v_outbox
+  SELECT array_agg(id ORDER BY occurred_at, id), array_agg(outbox_id), min(outbox_at), max(outbox_at)
+    INTO v_open, v_outbox, v_outbox_from, v_outbox_to
     FROM open;
   IF v_open IS NULL OR NOT (p_activity_id = ANY (v_open)) THEN
     RETURN jsonb_build_object('result', 'already_done');
@@ -162,7 +187,8 @@ BEGIN
          (SELECT array_agg(DISTINCT head_id) FROM wanted WHERE head_queued AND behind_head)
     INTO v_created, v_heads, v_claim_ids, v_repair;
 
-  UPDATE outbox SET done_at = p_now WHERE id = ANY (v_outbox);
+  UPDATE outbox SET done_at = p_now
+   WHERE id = ANY (v_outbox) AND created_at BETWEEN v_outbox_from AND v_outbox_to;
 
   IF v_repair IS NOT NULL THEN
     -- The repair (see the header): the chain's head was queued; it is unqueued and

@@ -1,3 +1,4 @@
+import { newId } from '@leadhook/db';
 import { jobsOf, liveJob } from '@leadhook/queue';
 import { anEnrollment, jobsFailed, TEST_REDIS_URL, useHarness, waitFor } from '@leadhook/testkit';
 import { Queue } from 'bullmq';
@@ -205,6 +206,39 @@ describe('enrollment', () => {
     expect(await h.openEnrollmentOutboxRows(leadId)).toBe(0);
     expect(await h.prisma.enrollment.count({ where: { leadId } })).toBe(1);
     expect(await h.labels(leadId)).toEqual(['started']);
+  });
+
+  it('closes the rows of a lead made days ago, and of a lead that is gone', async () => {
+    // The outbox is partitioned by day (docs/operations.md, "Outbox partitions"):
+    // the lead's row is looked for from the lead's day on, written as intake writes
+    // it, in the lead's transaction; a lead that is gone has its rows looked for in
+    // every day.
+    const source = await h.playbook([{ type: 'call', delay_seconds: 3600 }]);
+    const { leadId } = await h.lead(source);
+    await h.pool.query(`UPDATE leads SET created_at = now() - interval '3 days' WHERE id = $1`, [
+      leadId,
+    ]);
+    await h.pool.query(
+      `UPDATE outbox SET created_at = now() - interval '3 days' WHERE payload->>'lead_id' = $1`,
+      [leadId],
+    );
+    const gone = newId('lead');
+    await h.pool.query(
+      `INSERT INTO outbox (topic, payload, created_at)
+       VALUES ('enrollment', jsonb_build_object('lead_id', $1::text), now() - interval '5 days')`,
+      [gone],
+    );
+    const enroll = async (lead: string) =>
+      (
+        await h.pool.query<{ r_kind: string }>(
+          `SELECT r_kind FROM playbook_enroll($1, $2, now(), 'started', $3::text[])`,
+          [lead, newId('enrollment'), [newId('activity')]],
+        )
+      ).rows[0]?.r_kind;
+    expect(await enroll(leadId)).toBe('enrolled');
+    expect(await enroll(gone)).toBe('lead_not_found');
+    expect(await h.openEnrollmentOutboxRows(leadId)).toBe(0);
+    expect(await h.openEnrollmentOutboxRows(gone)).toBe(0);
   });
 
   it('does not enroll a lead that already has an outcome or opted out, and closes its row', async () => {

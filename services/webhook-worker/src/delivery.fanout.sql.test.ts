@@ -70,18 +70,80 @@ describe('the delivery functions', () => {
       expect(await rowsRead(client, 'activities')).toBeLessThan(200);
       expect(await rowsRead(client, 'outbox')).toBeLessThan(200);
       // The open rows are found by their activity id, never by reading the topic's
-      // open rows (the relay's index): see migration 20261122210000.
+      // open rows (the relay's index): see migration 20261122210000. The outbox is
+      // partitioned by day (docs/operations.md, "Outbox partitions"): what its
+      // partitions' indexes returned.
       const { rows: read } = await client.query<{ n: string }>(
-        `SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0)::text AS n
-           FROM pg_index
-          WHERE indrelid = 'outbox'::regclass
-            AND indexrelid::regclass::text NOT IN ('outbox_open_activity_idx', 'outbox_pkey')`,
+        `SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(i.indexrelid)), 0)::text AS n
+           FROM pg_index i
+          WHERE i.indrelid IN (SELECT relid FROM pg_partition_tree('outbox'))
+            AND i.indexrelid NOT IN (SELECT relid FROM pg_partition_tree('outbox_open_activity_idx')
+                                     UNION ALL
+                                     SELECT relid FROM pg_partition_tree('outbox_pkey'))`,
       );
       expect(read).toEqual([{ n: '0' }]);
+      // And each open row in its own day's partition: the fan-outs descended the
+      // open-activity index of today's partition alone (and yesterday's, when the
+      // test runs across midnight), not one per day kept.
+      const { rows: days } = await client.query<{ part: string }>(
+        `SELECT c.relname::text AS part
+           FROM pg_partition_tree('outbox_open_activity_idx') t JOIN pg_class c ON c.oid = t.relid
+          WHERE t.isleaf AND pg_stat_get_xact_numscans(t.relid) > 0`,
+      );
+      expect(days.length).toBeGreaterThanOrEqual(1);
+      expect(days.length).toBeLessThanOrEqual(2);
       await client.query('ROLLBACK');
     } finally {
       await client.end();
     }
+  });
+
+  it('fan-out takes along an earlier activity of another day whose row is still open, and closes both', async () => {
+    // Each open row is looked for in its own activity's day (docs/operations.md,
+    // "Outbox partitions"): one of three days ago, written as the activity path
+    // writes it, its created_at the activity's.
+    await h.subscription({ url: 'http://127.0.0.1:9/hook' });
+    const leadId = await h.lead();
+    const old = newId('activity');
+    await pool.query(
+      `WITH a AS (
+         INSERT INTO activities (id, account_id, lead_id, activity_type, activity_label, note, data,
+                                 occurred_at, created_at)
+         VALUES ($1, $2, $3, 'event', 'started', '', '{}', now() - interval '3 days',
+                 now() - interval '3 days')
+         RETURNING id, created_at)
+       INSERT INTO outbox (topic, payload, created_at)
+       SELECT 'activity', jsonb_build_object('activity_id', id), created_at FROM a`,
+      [old, h.accountId, leadId],
+    );
+    const current = await sql.activity(leadId, 'message_sent');
+    expect(await sql.fanOut(current)).toMatchObject({ result: 'fanned_out', activities: 2 });
+    const { rows } = await pool.query<{ id: string; done: boolean }>(
+      `SELECT payload->>'activity_id' AS id, done_at IS NOT NULL AS done FROM outbox
+        WHERE payload->>'activity_id' = ANY ($1) ORDER BY created_at`,
+      [[old, current]],
+    );
+    expect(rows).toEqual([
+      { id: old, done: true },
+      { id: current, done: true },
+    ]);
+  });
+
+  it('fan-out of an activity that is gone closes its open outbox row, whatever its day', async () => {
+    // Its activity (a lead deleted under the fan-out) has no created_at to look by:
+    // the row is found by its payload in every day's partition.
+    const gone = newId('activity');
+    await pool.query(
+      `INSERT INTO outbox (topic, payload, created_at)
+       VALUES ('activity', jsonb_build_object('activity_id', $1::text), now() - interval '3 days')`,
+      [gone],
+    );
+    expect(await sql.fanOut(gone)).toEqual({ result: 'activity_not_found' });
+    const { rows } = await pool.query<{ done: boolean }>(
+      `SELECT done_at IS NOT NULL AS done FROM outbox WHERE payload->>'activity_id' = $1`,
+      [gone],
+    );
+    expect(rows).toEqual([{ done: true }]);
   });
 
   it('fan-out finds the open activities by the lead, also once a session would cache a generic plan', async () => {

@@ -84,7 +84,7 @@ describe('webhook worker /metrics', () => {
     expect(series(after, 'leadhook_webhook_subscriptions_disabled', 'reason="other"')).toBe(0);
     // The runtime's series are there too.
     expect(after).toMatch(/^leadhook_queue_jobs\{queue="delivery",state="failed"/m);
-    expect(after).toMatch(/^leadhook_retention_removed_total\{kind="outbox"/m);
+    expect(after).toMatch(/^leadhook_retention_removed_total\{kind="idempotency_keys"/m);
   });
 
   it('counts by the code the worker records, whatever the sentence the account reads says', async () => {

@@ -1,4 +1,5 @@
 export { addPastHistoryPartitions } from './history-partitions.js';
+export { migrationsBefore } from './migrations-before.js';
 export { rowsRead } from './rows-read.js';
 export type { TestDatabase } from './test-database.js';
 export {
@@ -6,5 +7,6 @@ export {
   databaseUrl,
   TEMPLATE_DATABASE,
   TEST_ADMIN_URL,
+  TEST_OUTBOX_PAST_DAYS,
   withAdmin,
 } from './test-database.js';

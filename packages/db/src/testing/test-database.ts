@@ -38,9 +38,39 @@ async function ensureTemplate(admin: pg.Client): Promise<void> {
     await admin.query(`DROP DATABASE IF EXISTS "${scratch}" WITH (FORCE)`);
     await admin.query(`CREATE DATABASE "${scratch}"`);
     await migrate({ databaseUrl: databaseUrl(scratch), migrationsDir: MIGRATIONS_DIR });
+    await ensurePartitions(scratch);
     await admin.query(`ALTER DATABASE "${scratch}" RENAME TO "${TEMPLATE_DATABASE}"`);
   } finally {
     await admin.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK_KEY]);
+  }
+}
+
+/**
+ * Days before today whose outbox partitions a test database has
+ * (docs/operations.md, "Outbox partitions"): as many as a deployment keeping
+ * OUTBOX_RETENTION's default 7 days has, so the hot path's tests run with them
+ * present, and tests may write outbox rows of the past days.
+ */
+export const TEST_OUTBOX_PAST_DAYS = 10;
+
+/**
+ * The partitions a worker's partition job would have made by now
+ * (packages/worker-runtime, partitions.ts: this month and three ahead, today and
+ * seven days ahead), and the outbox's past days: the template may have been
+ * migrated on an earlier day, and its partitions are the days of then.
+ */
+async function ensurePartitions(name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl(name) });
+  await client.connect();
+  try {
+    await client.query(
+      `SELECT (SELECT count(*) FROM leadhook_history_partitions_ensure(now(), now() + interval '3 months'))
+            + (SELECT count(*) FROM leadhook_outbox_partitions_ensure(
+                 now() - make_interval(days => $1), now() + interval '7 days'))`,
+      [TEST_OUTBOX_PAST_DAYS],
+    );
+  } finally {
+    await client.end();
   }
 }
 
@@ -90,6 +120,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       }
     }
   });
+  await ensurePartitions(name);
   return {
     name,
     url: databaseUrl(name),
