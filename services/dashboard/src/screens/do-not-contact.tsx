@@ -1,26 +1,43 @@
 import '../ui/sources.css';
 import '../ui/do-not-contact.css';
-import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { ComponentChildren, RefObject } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Link, useSearchParams } from 'wouter-preact';
 import type { Schema } from '../api/client';
 import { apiErrorText, isErrorEnvelope } from '../api/errors';
-import { everyPage } from '../api/pages';
 import { ErrorMessage, Screen } from '../components';
 import { useApi } from '../session';
 import { ConfirmDialog, Modal } from '../ui/dialog';
 import { FieldError, fieldProblems, invalidProps } from '../ui/form-errors';
 import { formatDateTime } from '../ui/format';
 import { formatCount } from '../ui/sources';
+import {
+  type ApiKey,
+  type Entry,
+  importHref,
+  isImportId,
+  isReason,
+  keyInWords,
+  PAGE_SIZE,
+  Pager,
+  REASON_ORDER,
+  REASONS,
+  removalsHref,
+  screenHref,
+  sentence,
+  useCursorPages,
+  useKeyNames,
+} from '../ui/suppressions';
+import {
+  type PastRemoval,
+  PastRemovalText,
+  pastRemovalOf,
+  RemovedView,
+} from './do-not-contact-removals';
 import { activityAnchor } from './lead';
 
-type Entry = Schema<'Suppression'>;
-type Reason = Entry['reason'];
 type ImportResult = Schema<'SuppressionImportResult'>;
-type ApiKey = Schema<'ApiKey'>;
 
-/** Entries per page of the list: one GET /suppressions each. */
-const PAGE_SIZE = 50;
 /** The import's body limit (docs/api.md, "The list's API"): 1 MiB. */
 const IMPORT_MAX_BYTES = 1024 * 1024;
 /** An import takes at most this many rows (the API says so too, as too_many_rows). */
@@ -28,61 +45,30 @@ const IMPORT_MAX_ROWS = 10_000;
 /** Bad lines listed in the import dialog; the others are counted. */
 const BAD_LINES_SHOWN = 50;
 
-/** Why a phone is on the list, in words (docs/api.md, "Do-not-contact"). */
-const REASONS: Record<Reason, string> = {
-  opted_out: 'Opted out',
-  manual: 'Added by hand',
-  imported: 'Imported',
-  complaint: 'Complaint',
-};
-const REASON_ORDER: readonly Reason[] = ['opted_out', 'manual', 'imported', 'complaint'];
-
-function isReason(value: string | null): value is Reason {
-  return value !== null && value in REASONS;
-}
-
-/** "Not a phone number." or "note is too long (at most 1000).": a sentence. */
-function sentence(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** The account's active API keys by id, to name the key that added an entry. */
-function useKeyNames(): Map<string, ApiKey> {
-  const api = useApi();
-  const [keys, setKeys] = useState<Map<string, ApiKey>>(new Map());
-  useEffect(() => {
-    let live = true;
-    everyPage<ApiKey>(async (cursor) => {
-      const { data, error } = await api.GET('/account/api_keys', {
-        params: { query: { limit: 100, ...(cursor ? { cursor } : {}) } },
-      });
-      if (!data) throw error;
-      return data;
-    })
-      .then((all) => live && setKeys(new Map(all.map((key) => [key.id, key]))))
-      // Without the names the list still says that a key added the entry.
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [api]);
-  return keys;
-}
-
-/** The key that added an entry: its name and prefix, or that it has been revoked since. */
-function keyInWords(id: string | null, keys: Map<string, ApiKey>): ComponentChildren {
-  if (id === null) return 'an API key';
-  const key = keys.get(id);
-  if (!key) return 'an API key revoked since';
+/**
+ * "Show this import's phones": the list filtered to what `importId` added. `named`:
+ * the id is said to screen readers too, where the text around does not say it.
+ */
+function ImportLink({ importId, named = true }: { importId: string; named?: boolean }) {
   return (
-    <>
-      the API key “{key.name}” (<code>{key.prefix}…</code>)
-    </>
+    <Link href={importHref(importId)} class="dnc-import-link">
+      Show this import's phones
+      {named ? <span class="visually-hidden"> ({importId})</span> : null}
+    </Link>
   );
 }
 
 /** Where an entry came from: the lead's STOP reply, or the API key that added or imported it. */
-function Provenance({ entry, keys }: { entry: Entry; keys: Map<string, ApiKey> }) {
+function Provenance({
+  entry,
+  keys,
+  shownImport,
+}: {
+  entry: Entry;
+  keys: Map<string, ApiKey>;
+  /** The import the list is filtered to: its rows need no link to it. */
+  shownImport: string | undefined;
+}) {
   if (entry.reason === 'opted_out') {
     if (!entry.lead_id) return <>A reply from a lead</>;
     const href = `/leads/${entry.lead_id}${entry.activity_id ? `#${activityAnchor(entry.activity_id)}` : ''}`;
@@ -96,6 +82,12 @@ function Provenance({ entry, keys }: { entry: Entry; keys: Map<string, ApiKey> }
     return (
       <>
         Import <code>{entry.import_id ?? '—'}</code>, with {keyInWords(entry.api_key_id, keys)}
+        {entry.import_id && entry.import_id !== shownImport ? (
+          <>
+            <br />
+            <ImportLink importId={entry.import_id} />
+          </>
+        ) : null}
       </>
     );
   }
@@ -123,7 +115,8 @@ function WhyListed({ entry, keys }: { entry: Entry; keys: Map<string, ApiKey> })
       return (
         <>
           Imported with {keyInWords(entry.api_key_id, keys)} (import{' '}
-          <code>{entry.import_id ?? '—'}</code>).
+          <code>{entry.import_id ?? '—'}</code>).{' '}
+          {entry.import_id ? <ImportLink importId={entry.import_id} /> : null}
         </>
       );
     case 'complaint':
@@ -134,11 +127,15 @@ function WhyListed({ entry, keys }: { entry: Entry; keys: Map<string, ApiKey> })
 }
 
 type Lookup =
-  | { kind: 'listed'; entry: Entry }
-  | { kind: 'not-listed'; asked: string }
+  | { kind: 'listed'; entry: Entry; past: PastRemoval }
+  | { kind: 'not-listed'; asked: string; past: PastRemoval }
   | { kind: 'failed'; message: string };
 
-/** "Look up a phone": GET /suppressions/{phone}, in any notation, answered in a sentence. */
+/**
+ * "Look up a phone": GET /suppressions/{phone}, in any notation, answered in a
+ * sentence, with when and by which key the phone was last taken off the list
+ * (GET /suppressions/removals?phone=, asked at the same time).
+ */
 function LookupForm({
   keys,
   lookup,
@@ -168,11 +165,12 @@ function LookupForm({
     setProblem(undefined);
     setBusy(true);
     try {
-      const { data, error, response } = await api.GET('/suppressions/{phone}', {
-        params: { path: { phone: asked } },
-      });
-      if (data) onLookup({ kind: 'listed', entry: data });
-      else if (response.status === 404) onLookup({ kind: 'not-listed', asked });
+      const [{ data, error, response }, past] = await Promise.all([
+        api.GET('/suppressions/{phone}', { params: { path: { phone: asked } } }),
+        pastRemovalOf(api, asked),
+      ]);
+      if (data) onLookup({ kind: 'listed', entry: data, past });
+      else if (response.status === 404) onLookup({ kind: 'not-listed', asked, past });
       else if (response.status === 422) {
         setProblem(sentence(fieldProblems(error).phone ?? apiErrorText(error, response)));
         field.current?.focus();
@@ -224,12 +222,16 @@ function LookupForm({
                 <span class="dnc-why">Note:</span> {lookup.entry.note}
               </p>
             ) : null}
+            <PastRemovalText past={lookup.past} listed keys={keys} />
           </div>
         ) : lookup?.kind === 'not-listed' ? (
-          <p class="dnc-answer">
-            <strong>{lookup.asked}</strong> is not on the do-not-contact list: plays may text and
-            call it.
-          </p>
+          <div class="dnc-answer">
+            <p>
+              <strong>{lookup.asked}</strong> is not on the do-not-contact list: plays may text and
+              call it.
+            </p>
+            <PastRemovalText past={lookup.past} listed={false} keys={keys} />
+          </div>
         ) : null}
       </div>
       {lookup?.kind === 'listed' ? (
@@ -618,7 +620,7 @@ function RemoveDialog({
       <p>
         This phone may be contacted again by future plays: a lead with it that arrives from now on
         is texted and called as its playbook says. The removal is recorded, with the API key that
-        made it and when.
+        made it and when, under Removed phones.
       </p>
       {entry.reason === 'opted_out' ? (
         <p class="warning" role="note">
@@ -633,17 +635,21 @@ function RemoveDialog({
 
 function EntriesTable({
   entries,
+  caption,
   keys,
+  shownImport,
   onRemove,
 }: {
   entries: Entry[];
+  caption: string;
   keys: Map<string, ApiKey>;
+  shownImport: string | undefined;
   onRemove(entry: Entry): void;
 }) {
   return (
     <div class="table-scroll">
       <table class="dnc-table">
-        <caption class="visually-hidden">Phones on the do-not-contact list, in phone order</caption>
+        <caption class="visually-hidden">{caption}</caption>
         <thead>
           <tr>
             <th scope="col">Phone</th>
@@ -666,7 +672,7 @@ function EntriesTable({
                 <span class={`status dnc-reason-${entry.reason}`}>{REASONS[entry.reason]}</span>
               </td>
               <td>
-                <Provenance entry={entry} keys={keys} />
+                <Provenance entry={entry} keys={keys} shownImport={shownImport} />
               </td>
               <td class="dnc-note">{entry.note ?? '—'}</td>
               <td class="dnc-added">{formatDateTime(entry.created_at)}</td>
@@ -687,69 +693,202 @@ function EntriesTable({
   );
 }
 
-type Dialog = { kind: 'add' } | { kind: 'import' } | { kind: 'remove'; entry: Entry };
-
 type ListState =
   | { kind: 'loading' }
   | { kind: 'failed'; message: string }
   | { kind: 'loaded'; entries: Entry[]; next: string | null };
 
 /**
- * Do not contact: the account's do-not-contact list, in phone order and filtered
- * by reason (the filter lives in the address), a lookup of one phone, adding one,
- * importing many, and removing one after a confirmation (docs/dashboard.md,
- * "Do not contact").
+ * Listed phones: the list in phone order, 50 a page, filtered by reason
+ * (`?reason=`) and to the phones one import added (`?import_id=`), both kept in
+ * the address. `version` changes when the screen added, imported or removed.
  */
-export function DoNotContactScreen() {
+function ListedView({
+  keys,
+  version,
+  heading,
+  onRemove,
+}: {
+  keys: Map<string, ApiKey>;
+  version: number;
+  heading: RefObject<HTMLHeadingElement>;
+  onRemove(entry: Entry): void;
+}) {
   const api = useApi();
-  const keys = useKeyNames();
   const [params, setParams] = useSearchParams();
-  const asked = params.get('reason');
-  const reason = isReason(asked) ? asked : undefined;
-  // The cursors of the pages before this one, and this page's (undefined: the first),
-  // for the reason they were paged with: another reason (chosen, or Back) starts over.
-  const [paging, setPaging] = useState<{ reason?: Reason; cursors: (string | undefined)[] }>({
-    reason,
-    cursors: [undefined],
-  });
-  const cursors = paging.reason === reason ? paging.cursors : [undefined];
-  const setCursors = (next: (string | undefined)[]) => setPaging({ reason, cursors: next });
-  const cursor = cursors[cursors.length - 1];
+  const askedReason = params.get('reason');
+  const reason = isReason(askedReason) ? askedReason : undefined;
+  const askedImport = params.get('import_id')?.trim() || undefined;
+  const importId = askedImport && isImportId(askedImport) ? askedImport : undefined;
+  // An address with an import id that is none (mistyped, cut short) asks nothing of the API.
+  const badImport = askedImport !== undefined && importId === undefined;
+  const pages = useCursorPages(`${reason ?? ''} ${askedImport ?? ''}`);
   const [state, setState] = useState<ListState>({ kind: 'loading' });
-  const [notice, setNotice] = useState<string>();
-  const [dialog, setDialog] = useState<Dialog>();
-  const [lookup, setLookup] = useState<Lookup>();
-  const listHeading = useRef<HTMLHeadingElement>(null);
   const loads = useRef(0);
 
-  const load = useCallback(async () => {
-    const mine = ++loads.current;
-    try {
-      const { data, error, response } = await api.GET('/suppressions', {
-        params: {
-          query: { limit: PAGE_SIZE, ...(reason ? { reason } : {}), ...(cursor ? { cursor } : {}) },
-        },
-      });
-      if (mine !== loads.current) return;
-      if (data) setState({ kind: 'loaded', entries: data.data, next: data.next_cursor });
-      else setState({ kind: 'failed', message: apiErrorText(error, response) });
-    } catch (cause) {
-      if (mine === loads.current) setState({ kind: 'failed', message: apiErrorText(cause) });
-    }
-  }, [api, reason, cursor]);
-
   useEffect(() => {
+    const mine = ++loads.current;
+    if (badImport) return;
     setState({ kind: 'loading' });
-    void load();
-  }, [load]);
+    const { cursor } = pages;
+    void (async () => {
+      let next: ListState;
+      try {
+        const { data, error, response } = await api.GET('/suppressions', {
+          params: {
+            query: {
+              limit: PAGE_SIZE,
+              ...(reason ? { reason } : {}),
+              ...(importId ? { import_id: importId } : {}),
+              ...(cursor ? { cursor } : {}),
+            },
+          },
+        });
+        next = data
+          ? { kind: 'loaded', entries: data.data, next: data.next_cursor }
+          : { kind: 'failed', message: apiErrorText(error, response) };
+      } catch (cause) {
+        next = { kind: 'failed', message: apiErrorText(cause) };
+      }
+      if (mine === loads.current) setState(next);
+    })();
+  }, [api, reason, importId, badImport, pages.cursor, version]);
 
-  const closeDialog = () => setDialog(undefined);
-  const chooseReason = (value: string) => {
+  // When the import filter changes (a "Show this import's phones" link, Clear, Back),
+  // keyboard focus goes to the heading, which names what is shown now: the link or
+  // button used may be gone.
+  const focusedFor = useRef(askedImport);
+  useEffect(() => {
+    if (focusedFor.current === askedImport) return;
+    focusedFor.current = askedImport;
+    heading.current?.focus();
+  }, [askedImport]);
+
+  const setFilter = (name: 'reason' | 'import_id', value: string | undefined) => {
     const next = new URLSearchParams(params);
-    if (value) next.set('reason', value);
-    else next.delete('reason');
+    if (value) next.set(name, value);
+    else next.delete(name);
     setParams(next);
   };
+  const clearImport = (
+    <button type="button" class="secondary small" onClick={() => setFilter('import_id', undefined)}>
+      Clear the import filter
+    </button>
+  );
+  const asListed = reason ? ` as “${REASONS[reason]}”` : '';
+
+  return (
+    <section aria-labelledby="dnc-list-title">
+      <h2 id="dnc-list-title" tabIndex={-1} ref={heading}>
+        {importId ? `Phones added by import ${importId}` : 'Listed phones'}
+      </h2>
+      <div class="dnc-filters">
+        <div class="field-inline dnc-filter">
+          <label for="dnc-reason">Reason</label>
+          <select
+            id="dnc-reason"
+            value={reason ?? ''}
+            onChange={(event) => setFilter('reason', event.currentTarget.value)}
+          >
+            <option value="">All reasons</option>
+            {REASON_ORDER.map((value) => (
+              <option key={value} value={value}>
+                {REASONS[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+        {importId ? (
+          <div class="dnc-active-filter">
+            <p>
+              Only the phones import <code>{importId}</code> added that are still on the list
+              (phones it found already listed keep their own entry).
+            </p>
+            {clearImport}
+          </div>
+        ) : null}
+      </div>
+      {badImport ? (
+        <div class="dnc-active-filter">
+          <ErrorMessage>
+            “{askedImport}” in the address is not an import id: an import's id is <code>imp_</code>{' '}
+            and 26 letters and digits, as its result says.
+          </ErrorMessage>
+          {clearImport}
+        </div>
+      ) : state.kind === 'loading' ? (
+        <p aria-busy="true">Loading the do-not-contact list…</p>
+      ) : state.kind === 'failed' ? (
+        <ErrorMessage>{state.message}</ErrorMessage>
+      ) : state.entries.length === 0 && pages.page === 1 ? (
+        importId ? (
+          <p class="empty">
+            No phone that import <code>{importId}</code> added is on the list{asListed}: it added
+            none (every phone it had was already listed, or it is another account's import), or they
+            have all been removed since.
+          </p>
+        ) : reason ? (
+          <p class="empty">
+            No phone is listed as “{REASONS[reason]}”. Choose All reasons to see the others.
+          </p>
+        ) : (
+          <div class="empty">
+            <h3>No phone on the list yet</h3>
+            <p>
+              A lead's STOP reply puts its phone here. To keep a phone from ever being contacted (a
+              person who asked by email or on the phone, a complaint), choose{' '}
+              <strong>Add a phone</strong>; to bring a list from another system, choose{' '}
+              <strong>Import phones</strong>.
+            </p>
+          </div>
+        )
+      ) : state.entries.length === 0 ? (
+        <p class="empty">No phone is on this page any more: go to the previous page.</p>
+      ) : (
+        <EntriesTable
+          entries={state.entries}
+          caption={
+            importId
+              ? `Phones added by import ${importId} and still listed, in phone order`
+              : 'Phones on the do-not-contact list, in phone order'
+          }
+          keys={keys}
+          shownImport={importId}
+          onRemove={onRemove}
+        />
+      )}
+      <Pager
+        label="Pages of the do-not-contact list"
+        page={pages.page}
+        next={state.kind === 'loaded' ? state.next : undefined}
+        onNext={pages.next}
+        onPrevious={pages.previous}
+      />
+    </section>
+  );
+}
+
+type Dialog = { kind: 'add' } | { kind: 'import' } | { kind: 'remove'; entry: Entry };
+
+/**
+ * Do not contact: the account's do-not-contact list (Listed phones, filtered by
+ * reason or import) and every removal from it (Removed phones), the view and its
+ * filters in the address; a lookup of one phone, adding one, importing many, and
+ * removing one after a confirmation (docs/dashboard.md, "Do not contact").
+ */
+export function DoNotContactScreen() {
+  const keys = useKeyNames();
+  const [params] = useSearchParams();
+  const view = params.get('view') === 'removed' ? 'removed' : 'listed';
+  const [version, setVersion] = useState(0);
+  const [notice, setNotice] = useState<ComponentChildren>();
+  const [dialog, setDialog] = useState<Dialog>();
+  const [lookup, setLookup] = useState<Lookup>();
+  const viewHeading = useRef<HTMLHeadingElement>(null);
+
+  const changed = () => setVersion((n) => n + 1);
+  const closeDialog = () => setDialog(undefined);
+  const remove = (entry: Entry) => setDialog({ kind: 'remove', entry });
 
   return (
     <Screen title="Do not contact">
@@ -772,85 +911,21 @@ export function DoNotContactScreen() {
         {notice ?? ''}
       </p>
 
-      <LookupForm
-        keys={keys}
-        lookup={lookup}
-        onLookup={setLookup}
-        onRemove={(entry) => setDialog({ kind: 'remove', entry })}
-      />
+      <LookupForm keys={keys} lookup={lookup} onLookup={setLookup} onRemove={remove} />
 
-      <section aria-labelledby="dnc-list-title">
-        <h2 id="dnc-list-title" tabIndex={-1} ref={listHeading}>
+      <nav class="dnc-views" aria-label="Do not contact views">
+        <Link href={screenHref()} aria-current={view === 'listed' ? 'page' : undefined}>
           Listed phones
-        </h2>
-        <div class="field-inline dnc-filter">
-          <label for="dnc-reason">Reason</label>
-          <select
-            id="dnc-reason"
-            value={reason ?? ''}
-            onChange={(event) => chooseReason(event.currentTarget.value)}
-          >
-            <option value="">All reasons</option>
-            {REASON_ORDER.map((value) => (
-              <option key={value} value={value}>
-                {REASONS[value]}
-              </option>
-            ))}
-          </select>
-        </div>
-        {state.kind === 'loading' ? (
-          <p aria-busy="true">Loading the do-not-contact list…</p>
-        ) : state.kind === 'failed' ? (
-          <ErrorMessage>{state.message}</ErrorMessage>
-        ) : state.entries.length === 0 && cursors.length === 1 ? (
-          reason ? (
-            <p class="empty">
-              No phone is listed as “{REASONS[reason]}”. Choose All reasons to see the others.
-            </p>
-          ) : (
-            <div class="empty">
-              <h3>No phone on the list yet</h3>
-              <p>
-                A lead's STOP reply puts its phone here. To keep a phone from ever being contacted
-                (a person who asked by email or on the phone, a complaint), choose{' '}
-                <strong>Add a phone</strong>; to bring a list from another system, choose{' '}
-                <strong>Import phones</strong>.
-              </p>
-            </div>
-          )
-        ) : state.entries.length === 0 ? (
-          <p class="empty">No phone is on this page any more: go to the previous page.</p>
-        ) : (
-          <EntriesTable
-            entries={state.entries}
-            keys={keys}
-            onRemove={(entry) => setDialog({ kind: 'remove', entry })}
-          />
-        )}
-        {cursors.length > 1 || (state.kind === 'loaded' && state.next) ? (
-          <nav class="pager" aria-label="Pages of the do-not-contact list">
-            <button
-              type="button"
-              class="secondary"
-              disabled={cursors.length === 1}
-              onClick={() => setCursors(cursors.slice(0, -1))}
-            >
-              Previous page
-            </button>
-            <span>Page {cursors.length}</span>
-            <button
-              type="button"
-              class="secondary"
-              disabled={state.kind !== 'loaded' || !state.next}
-              onClick={() =>
-                state.kind === 'loaded' && state.next && setCursors([...cursors, state.next])
-              }
-            >
-              Next page
-            </button>
-          </nav>
-        ) : null}
-      </section>
+        </Link>
+        <Link href={removalsHref()} aria-current={view === 'removed' ? 'page' : undefined}>
+          Removed phones
+        </Link>
+      </nav>
+      {view === 'removed' ? (
+        <RemovedView keys={keys} version={version} heading={viewHeading} />
+      ) : (
+        <ListedView keys={keys} version={version} heading={viewHeading} onRemove={remove} />
+      )}
 
       {dialog?.kind === 'add' ? (
         <AddDialog
@@ -862,7 +937,7 @@ export function DoNotContactScreen() {
                 : `${entry.phone} was already on the list (${REASONS[entry.reason]}, since ${formatDateTime(entry.created_at)}): its entry is kept as it was, without the reason and note given now.`,
             );
             closeDialog();
-            void load();
+            changed();
           }}
         />
       ) : null}
@@ -872,10 +947,20 @@ export function DoNotContactScreen() {
           onImported={(result) => {
             const phones = (n: number) => `${formatCount(n)} phone${n === 1 ? '' : 's'}`;
             setNotice(
-              `Imported ${phones(result.imported)}; ${phones(result.already_listed)} ${result.already_listed === 1 ? 'was' : 'were'} already listed or repeated (import ${result.import_id}).`,
+              <>
+                Imported {phones(result.imported)}; {phones(result.already_listed)}{' '}
+                {result.already_listed === 1 ? 'was' : 'were'} already listed or repeated (import{' '}
+                {result.import_id}).
+                {result.imported > 0 ? (
+                  <>
+                    {' '}
+                    <ImportLink importId={result.import_id} named={false} />
+                  </>
+                ) : null}
+              </>,
             );
             closeDialog();
-            void load();
+            changed();
           }}
         />
       ) : null}
@@ -886,13 +971,16 @@ export function DoNotContactScreen() {
           onRemoved={() => {
             const { phone } = dialog.entry;
             setNotice(
-              `${phone} is off the do-not-contact list: future plays may text and call it.`,
+              <>
+                {phone} is off the do-not-contact list: future plays may text and call it. The
+                removal is recorded under <Link href={removalsHref()}>Removed phones</Link>.
+              </>,
             );
             if (lookup?.kind === 'listed' && lookup.entry.phone === phone) setLookup(undefined);
-            // Its row (and Remove button) is gone: focus goes to the list's heading,
+            // Its row (and Remove button) is gone: focus goes to the view's heading,
             // once the modal dialog has closed (the page is inert until then).
-            setTimeout(() => listHeading.current?.focus(), 0);
-            void load();
+            setTimeout(() => viewHeading.current?.focus(), 0);
+            changed();
           }}
         />
       ) : null}
