@@ -58,9 +58,10 @@ interface ClaimedRow {
  * partial index outbox_relay_<topic>_idx. The topic is a literal (from the fixed
  * OUTBOX_TOPICS, never from input) so that the planner can prove the index's
  * predicate whatever the plan (migration 20261122210000_outbox_relay_by_topic).
- * The outbox is partitioned by day of created_at (docs/operations.md, "Outbox
- * partitions"): the rows claimed are updated by their key (id, created_at), one
- * primary-key probe in their own day's partition each, not one in every day.
+ * The outbox is partitioned by day of created_at
+ * (docs/operations.md, "Outbox partitions"): the rows claimed are updated by
+ * their key (id, created_at), one primary-key probe in their own day's
+ * partition each, not one in every day.
  */
 const CLAIM_SQL = Object.fromEntries(
   OUTBOX_TOPIC_LIST.map((topic) => [
@@ -149,8 +150,8 @@ export class OutboxRelay extends PeriodicJob {
 }
 
 /**
- * Open rows of one table of the outbox (a daily partition: docs/operations.md,
- * "Outbox partitions"), through each topic's relay index as the lag gauge reads
+ * Open rows of one table of the outbox (a daily partition:
+ * docs/operations.md, "Outbox partitions"), through each topic's relay index as the lag gauge reads
  * them: the partition job drops no day that still has one.
  */
 export async function openOutboxRows(pool: Pick<Pool, 'query'>, table: string): Promise<number> {

@@ -11,9 +11,9 @@
 --       a crash leaves both or neither, so no activity misses its fan-out
 --     - the outbox row's created_at is the activity's created_at (both the
 --       transaction's now(), the value stored in one copied to the other): the
---       outbox is partitioned by day of created_at (docs/operations.md, "Outbox
---       partitions"), and webhook_fan_out finds an activity's open row by it, in
---       that one day's partition
+--       outbox is partitioned by day of created_at
+--       (docs/operations.md, "Outbox partitions"), and webhook_fan_out finds
+--       an activity's open row by it, in that one day's partition
 CREATE OR REPLACE FUNCTION activity_insert(
   p_id text, p_account_id text, p_lead_id text, p_enrollment_id text,
   p_type text, p_label text, p_note text, p_data jsonb)

@@ -25,9 +25,9 @@
 --       of its chain exists; a head found queued is repaired and returned
 --     - claimed heads are inserted leased: a caller that dies before sending them
 --       leaves them to the reconciler once the lease lapses
---   The outbox is partitioned by day of created_at (docs/operations.md, "Outbox
---   partitions"), and the probe of the open rows is bounded so that PostgreSQL
---   prunes it:
+--   The outbox is partitioned by day of created_at
+--   (docs/operations.md, "Outbox partitions"), and the probe of the open rows
+--   is bounded so that PostgreSQL prunes it:
 --     - an activity's outbox row is written with it, in its transaction, with
 --       the activity's own created_at (activity_insert), so each open row is
 --       looked for with b.created_at = a.created_at beside its payload key: the

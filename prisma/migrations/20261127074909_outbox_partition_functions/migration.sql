@@ -15,9 +15,9 @@
 --       a crash leaves both or neither, so no activity misses its fan-out
 --     - the outbox row's created_at is the activity's created_at (both the
 --       transaction's now(), the value stored in one copied to the other): the
---       outbox is partitioned by day of created_at (docs/operations.md, "Outbox
---       partitions"), and webhook_fan_out finds an activity's open row by it, in
---       that one day's partition
+--       outbox is partitioned by day of created_at
+--       (docs/operations.md, "Outbox partitions"), and webhook_fan_out finds
+--       an activity's open row by it, in that one day's partition
 CREATE OR REPLACE FUNCTION activity_insert(
   p_id text, p_account_id text, p_lead_id text, p_enrollment_id text,
   p_type text, p_label text, p_note text, p_data jsonb)
@@ -263,9 +263,9 @@ $$;
 --       of its chain exists; a head found queued is repaired and returned
 --     - claimed heads are inserted leased: a caller that dies before sending them
 --       leaves them to the reconciler once the lease lapses
---   The outbox is partitioned by day of created_at (docs/operations.md, "Outbox
---   partitions"), and the probe of the open rows is bounded so that PostgreSQL
---   prunes it:
+--   The outbox is partitioned by day of created_at
+--   (docs/operations.md, "Outbox partitions"), and the probe of the open rows
+--   is bounded so that PostgreSQL prunes it:
 --     - an activity's outbox row is written with it, in its transaction, with
 --       the activity's own created_at (activity_insert), so each open row is
 --       looked for with b.created_at = a.created_at beside its payload key: the
