@@ -175,7 +175,7 @@ it(
     const second = await submitThroughForm(htmlForm, '(415) 555-0172');
     // The outcome is reported once the play's first SMS went out: reported
     // sooner, it would end the play before that step ran (a slow machine's order).
-    await waitFor(() => receivedFor(second.lead_id).length >= 1 || undefined, 60_000);
+    await waitFor(async () => receivedFor(second.lead_id).length >= 1 || undefined, 60_000);
     const reported = await api(`/leads/${second.lead_id}/activities`, {
       method: 'POST',
       body: { activity_type: 'outcome', activity_label: 'qualified' },

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -12,10 +13,16 @@ import { useHarness } from './use-harness.js';
  */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
-/** Where screenshot() writes: docs/screenshots/, which README and docs/dashboard.md show. */
-export const SCREENSHOTS_DIR = fileURLToPath(
-  new URL('../../../docs/screenshots/', import.meta.url),
-);
+/**
+ * Where screenshot() writes: docs/screenshots/, which README and docs/dashboard.md
+ * show, when UPDATE_SCREENSHOTS=1; otherwise a directory of the system's
+ * temporary files, so that an ordinary test run leaves the committed images
+ * (whose pixels differ in every run: ids, times) as they are.
+ */
+export const SCREENSHOTS_DIR =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
+    : join(tmpdir(), 'leadhook-screenshots');
 
 /** A headless Chromium. Close it (or use useBrowser, which does). */
 export async function launchBrowser(): Promise<Browser> {
@@ -79,7 +86,7 @@ export async function expectAccessible(page: Page, what = page.url()): Promise<v
   }
 }
 
-/** A full-page PNG at docs/screenshots/<name>.png, for README and the docs: its path. */
+/** A full-page PNG at SCREENSHOTS_DIR/<name>.png (docs/screenshots/ to refresh the docs' images): its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`screenshot name ${name}: use a-z, 0-9 and -`);
   await mkdir(SCREENSHOTS_DIR, { recursive: true });
