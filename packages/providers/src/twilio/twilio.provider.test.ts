@@ -244,6 +244,36 @@ describe('TwilioProvider against a fake Twilio', () => {
     });
   });
 
+  it('says when intake holds statuses of the sid it commits, after a 201 or an adoption', async () => {
+    const hold = (sid: string) =>
+      pool.query(`SELECT provider_status_hold('twilio', $1, 'sms', 'delivered', NULL, now())`, [
+        sid,
+      ]);
+    // Twilio's callback came before the worker committed the 201's sid.
+    const request = await sms();
+    fake.script('message', {
+      kind: 'accept',
+      beforeAnswer: async (created) => void (await hold(created.sid)),
+    });
+    expect(await provider().sendSms(request)).toEqual({
+      status: 'queued',
+      providerMessageId: expect.any(String),
+      heldStatuses: true,
+    });
+    // The step's try that applies them rolled back: its next try is told again.
+    expect((await provider().sendSms(request)).heldStatuses).toBe(true);
+    await pool.query('DELETE FROM provider_held_statuses');
+    expect((await provider().sendSms(request)).heldStatuses).toBeUndefined();
+
+    // The worker stopped before recording the sid; its next try adopts the message.
+    const lost = await sms();
+    fake.script('message', { kind: 'accept_and_drop' });
+    await expect(provider().sendSms(lost)).rejects.toBeInstanceOf(ProviderUnavailableError);
+    await hold(fake.messages.find((m) => m.to === lost.to)?.sid ?? '');
+    expect(await provider().sendSms(lost)).toMatchObject({ status: 'queued', heldStatuses: true });
+    await pool.query('DELETE FROM provider_held_statuses');
+  });
+
   it('a lost call is found at Twilio and adopted', async () => {
     const request = await sms();
     fake.script('call', { kind: 'accept_and_drop' });

@@ -42,10 +42,17 @@ interface MessageRow {
   attempts: number;
   error_code: string | null;
   created_at: Date;
+  /** Read with a row a previous try left: intake holds statuses of its carrier id. */
+  held?: boolean;
 }
 
 type Channel = 'sms' | 'call';
-type Answer = { status: string; providerMessageId: string; failure?: SendFailure };
+type Answer = {
+  status: string;
+  providerMessageId: string;
+  failure?: SendFailure;
+  heldStatuses?: boolean;
+};
 
 /** Twilio's error codes that mean a status of ours (docs/operations.md, "Twilio"). */
 const OPTED_OUT_CODES = new Set([21610]);
@@ -56,6 +63,14 @@ const CREDENTIALS_CODES = new Set([20003]);
 const SKEW_MS = 5 * 60_000;
 
 const COLUMNS = 'id, channel, "to", body, status, carrier_id, attempts, error_code, created_at';
+
+/**
+ * A row read back (table alias m) with whether statuses of its carrier id are
+ * held: the id was committed by provider_message_adopt, after which intake
+ * keeps none for it, so the answer is final.
+ */
+const COLUMNS_HELD = `${COLUMNS}, EXISTS (SELECT 1 FROM provider_held_statuses h
+  WHERE h.provider = m.provider AND h.carrier_id = m.carrier_id) AS held`;
 
 /**
  * Twilio behind the provider interface (docs/operations.md, "Twilio"): an SMS is a
@@ -71,6 +86,11 @@ const COLUMNS = 'id, channel, "to", body, status, carrier_id, attempts, error_co
  * or still `sending` (the answer was lost): then Twilio's list is searched for
  * the message or call, which is adopted if found; if not, the step gives up as
  * failed with reason send_unconfirmed rather than risk texting the lead twice.
+ *
+ * Twilio's status callbacks may come before the sid is committed (a slow
+ * commit, a worker killed after the 201): intake holds what it cannot place
+ * (provider_held_statuses), and every commit of a sid here says whether such
+ * statuses wait (`heldStatuses`), for the step to apply in its transaction.
  */
 export class TwilioProvider implements MessagingProvider {
   readonly name = 'twilio';
@@ -271,13 +291,17 @@ export class TwilioProvider implements MessagingProvider {
     }
   }
 
+  /**
+   * Commits the carrier's id with the row's status (provider_message_adopt,
+   * one statement): it also says whether intake holds statuses of that id,
+   * which the step then applies (SmsResult's heldStatuses).
+   */
   private async adopt(id: string, carrierId: string, status: string): Promise<Answer> {
-    await this.options.pool.query(
-      `UPDATE provider_messages SET status = $2, carrier_id = $3, error_code = NULL,
-              updated_at = now() WHERE id = $1`,
+    const { rows } = await this.options.pool.query<{ held: boolean }>(
+      'SELECT provider_message_adopt($1, $2, $3) AS held',
       [id, status, carrierId],
     );
-    return { status, providerMessageId: id };
+    return { status, providerMessageId: id, ...(rows[0]?.held ? { heldStatuses: true } : {}) };
   }
 
   /**
@@ -333,7 +357,7 @@ export class TwilioProvider implements MessagingProvider {
     );
     if (rows[0]) return { row: rows[0], fresh: true };
     const found = await this.options.pool.query<MessageRow>(
-      `SELECT ${COLUMNS} FROM provider_messages WHERE idempotency_key = $1`,
+      `SELECT ${COLUMNS_HELD} FROM provider_messages m WHERE idempotency_key = $1`,
       [request.idempotencyKey],
     );
     if (!found.rows[0]) throw new Error('provider message neither inserted nor found');
@@ -352,7 +376,7 @@ export class TwilioProvider implements MessagingProvider {
 
   private async readRow(id: string): Promise<MessageRow> {
     const { rows } = await this.options.pool.query<MessageRow>(
-      `SELECT ${COLUMNS} FROM provider_messages WHERE id = $1`,
+      `SELECT ${COLUMNS_HELD} FROM provider_messages m WHERE id = $1`,
       [id],
     );
     if (!rows[0]) throw new Error(`provider message ${id} vanished`);
@@ -381,9 +405,17 @@ function statusOfListed(status: string): string {
   return 'queued';
 }
 
-/** What a row a previous try of the step finished answers. */
+/**
+ * What a row a previous try of the step finished answers: with its held
+ * statuses, when that try committed the sid but not the step (they were
+ * applied in the step's transaction, and rolled back with it).
+ */
 function answerOf(row: MessageRow): Answer {
-  const answer: Answer = { status: row.status, providerMessageId: row.id };
+  const answer: Answer = {
+    status: row.status,
+    providerMessageId: row.id,
+    ...(row.held ? { heldStatuses: true } : {}),
+  };
   if (row.status !== 'failed' || row.carrier_id !== null) return answer;
   const carrierCode =
     row.error_code !== null && /^\d+$/.test(row.error_code) ? row.error_code : null;
