@@ -10,7 +10,11 @@ import { PeriodicJob } from '@leadhook/queue';
  * - outbox rows closed by their consumer more than `outboxRetentionMs` ago;
  * - the subscriber's response body of webhook attempts older than
  *   `attemptBodyRetentionMs` (the attempt row itself stays: status, duration and
- *   error are the delivery's history).
+ *   error are the delivery's history);
+ * - carrier statuses intake held for a SID no message took within 7 days
+ *   (docs/operations.md, "Twilio's callbacks"): the worker commits a SID within
+ *   its step's retries, minutes after Twilio's 201, and applies the held
+ *   statuses then; one held longer is of a message leadhook did not send.
  *
  * Every worker runs it; a session-level advisory lock taken with
  * pg_try_advisory_lock lets one copy work at a time and the others skip the
@@ -18,12 +22,13 @@ import { PeriodicJob } from '@leadhook/queue';
  * Its timer is a PeriodicJob's (packages/queue), as the outbox relay's.
  */
 
-export type RetentionKind = 'idempotency_keys' | 'outbox' | 'attempt_bodies';
+export type RetentionKind = 'idempotency_keys' | 'outbox' | 'attempt_bodies' | 'held_statuses';
 
 export const RETENTION_KINDS: readonly RetentionKind[] = [
   'idempotency_keys',
   'outbox',
   'attempt_bodies',
+  'held_statuses',
 ];
 
 /** Arbitrary constant next to the migrator's (7_245_190_331) and the test template's. */
@@ -31,6 +36,14 @@ export const RETENTION_LOCK_KEY = 7_245_190_333;
 
 /** An Idempotency-Key replays its first answer for 24 h (docs/intake.md). */
 const IDEMPOTENCY_KEY_HOURS = 24;
+
+/**
+ * How long a held carrier status waits for its SID. Fixed rather than a
+ * setting: it is not a history anyone reads back (what OUTBOX_RETENTION and
+ * ATTEMPT_BODY_RETENTION keep for operators), only a wait far longer than any
+ * step's retries, and bounded so another application's statuses do not pile up.
+ */
+export const HELD_STATUS_DAYS = 7;
 
 export interface RetentionOptions {
   pool: Pool;
@@ -83,6 +96,14 @@ const STATEMENTS: Record<RetentionKind, string> = {
                 AND attempted_at < now() - make_interval(secs => $2::float8)
               ORDER BY attempted_at
               LIMIT $1)`,
+  held_statuses: `
+    DELETE FROM provider_held_statuses
+     WHERE received_at < now() - make_interval(secs => $2::float8)
+       AND id IN (
+             SELECT id FROM provider_held_statuses
+              WHERE received_at < now() - make_interval(secs => $2::float8)
+              ORDER BY received_at
+              LIMIT $1)`,
 };
 
 /** Its stop() ends a round in progress after the current batch. */
@@ -132,11 +153,13 @@ export class RetentionJob extends PeriodicJob {
       idempotency_keys: IDEMPOTENCY_KEY_HOURS * 3600,
       outbox: this.options.outboxRetentionMs / 1000,
       attempt_bodies: this.options.attemptBodyRetentionMs / 1000,
+      held_statuses: HELD_STATUS_DAYS * 86_400,
     };
     const removed: Record<RetentionKind, number> = {
       idempotency_keys: 0,
       outbox: 0,
       attempt_bodies: 0,
+      held_statuses: 0,
     };
     for (const kind of RETENTION_KINDS) {
       for (let batch = 0; batch < maxBatches && !this.stopped; batch++) {

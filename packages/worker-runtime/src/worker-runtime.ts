@@ -153,7 +153,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
 
   const retentionRemoved = zeroedCounter(metrics.registry, {
     name: 'leadhook_retention_removed_total',
-    help: 'Rows the retention job removed (idempotency_keys, outbox) or emptied (attempt_bodies)',
+    help: 'Rows the retention job removed (idempotency_keys, outbox, held_statuses) or emptied (attempt_bodies)',
     label: 'kind',
     values: RETENTION_KINDS,
   });
@@ -176,7 +176,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
     onRemoved: (kind, count) => retentionRemoved.inc({ kind }, count),
     onRound: (removed) => {
       retentionLastRun.setToCurrentTime();
-      if (removed.idempotency_keys + removed.outbox + removed.attempt_bodies > 0) {
+      if (Object.values(removed).some((count) => count > 0)) {
         logger.info({ removed }, 'retention round');
       }
     },
