@@ -96,7 +96,7 @@ async function intake(callback: CarrierStatus): Promise<CarrierStatusHoldResult>
 /** The provider's commit of the SID (its own statement): whether statuses wait. */
 async function adopt(id: string, sid: string): Promise<boolean> {
   const { rows } = await pool.query<{ held: boolean }>(
-    `SELECT provider_message_adopt($1, 'queued', $2) AS held`,
+    `SELECT provider_message_adopt($1, $2) AS held`,
     [id, sid],
   );
   return rows[0]?.held === true;

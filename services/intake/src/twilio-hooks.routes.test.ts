@@ -400,7 +400,7 @@ describe('POST /providers/twilio/status: messages', () => {
     // The worker: the provider commits the SID and learns statuses wait; the
     // step applies them in its transaction (services/playbook-worker step.runner.ts).
     const { rows } = await h.pool.query<{ held: boolean }>(
-      `SELECT provider_message_adopt($1, 'queued', $2) AS held`,
+      `SELECT provider_message_adopt($1, $2) AS held`,
       [pending.id, sid],
     );
     expect(rows[0]?.held).toBe(true);

@@ -142,6 +142,12 @@ describe('TwilioProvider against a fake Twilio', () => {
     const before = fake.posts('message').length;
     expect(await provider().sendSms(request)).toEqual(first);
     expect(fake.posts('message')).toHaveLength(before);
+    // A callback recorded the delivery (and its activity) since: the step's
+    // next try still answers what the send was, and records nothing of it again.
+    await pool.query(`UPDATE provider_messages SET status = 'delivered' WHERE id = $1`, [
+      first.providerMessageId,
+    ]);
+    expect(await provider().sendSms(request)).toEqual(first);
   });
 
   it.each([
@@ -271,6 +277,24 @@ describe('TwilioProvider against a fake Twilio', () => {
     await expect(provider().sendSms(lost)).rejects.toBeInstanceOf(ProviderUnavailableError);
     await hold(fake.messages.find((m) => m.to === lost.to)?.sid ?? '');
     expect(await provider().sendSms(lost)).toMatchObject({ status: 'queued', heldStatuses: true });
+    await pool.query('DELETE FROM provider_held_statuses');
+
+    // What Twilio's list says became of an adopted message is held like a callback.
+    const listed = await sms();
+    fake.script('message', { kind: 'accept_and_drop' });
+    await expect(provider().sendSms(listed)).rejects.toBeInstanceOf(ProviderUnavailableError);
+    const record = fake.messages.find((m) => m.to === listed.to);
+    if (record) record.status = 'delivered';
+    expect(await provider().sendSms(listed)).toMatchObject({
+      status: 'queued',
+      heldStatuses: true,
+    });
+    expect(await row(listed.idempotencyKey)).toMatchObject({ status: 'queued' });
+    const { rows } = await pool.query(
+      'SELECT channel, status, error_code FROM provider_held_statuses WHERE carrier_id = $1',
+      [record?.sid],
+    );
+    expect(rows).toEqual([{ channel: 'sms', status: 'delivered', error_code: null }]);
     await pool.query('DELETE FROM provider_held_statuses');
   });
 

@@ -16,6 +16,7 @@ import {
   type SendSmsRequest,
   type SmsResult,
 } from '../provider.js';
+import { twilioListedStatus } from '../twilio-callbacks.js';
 import { type CreateAnswer, type ListedResource, TwilioRest } from './twilio.rest.js';
 
 export interface TwilioProviderOptions {
@@ -173,7 +174,7 @@ export class TwilioProvider implements MessagingProvider {
 
   /** What the carrier's answer to the creating POST makes of the row. */
   private async settle(row: MessageRow, created: CreateAnswer): Promise<Answer> {
-    if (created.kind === 'created') return this.adopt(row.id, created.sid, 'queued');
+    if (created.kind === 'created') return this.adopt(row.id, created.sid);
     if (created.kind === 'no_answer') {
       if (created.reached) {
         // Maybe sent: the row stays `sending`, and the next try looks it up.
@@ -267,7 +268,7 @@ export class TwilioProvider implements MessagingProvider {
       .filter((r) => row.channel === 'call' || this.sameMessage(r, row))
       .sort((a, b) => Date.parse(a.date_created) - Date.parse(b.date_created));
     for (const candidate of candidates) {
-      const adopted = await this.tryAdopt(row.id, candidate);
+      const adopted = await this.tryAdopt(row, candidate);
       if (adopted) return adopted;
     }
     return this.finish(row.id, 'failed', null, 'send_unconfirmed');
@@ -281,10 +282,26 @@ export class TwilioProvider implements MessagingProvider {
     return sender && listed.body === row.body;
   }
 
-  /** Adopts a listed message unless another row holds it (the unique carrier id). */
-  private async tryAdopt(id: string, listed: ListedResource): Promise<Answer | null> {
+  /**
+   * Adopts a listed message unless another row holds it (the unique carrier
+   * id). What the list says became of it (delivered, failed, a call's end) is
+   * a status like a callback's: held for the sid before the sid is committed
+   * (provider_status_hold keeps nothing for a sid a row holds), so the commit
+   * finds it and the step applies it by the callbacks' rule, once.
+   */
+  private async tryAdopt(row: MessageRow, listed: ListedResource): Promise<Answer | null> {
+    const reported = twilioListedStatus(row.channel, listed);
     try {
-      return await this.adopt(id, listed.sid, statusOfListed(listed.status));
+      if (reported.status !== null) {
+        await this.options.pool.query('SELECT provider_status_hold($1, $2, $3, $4, $5, now())', [
+          'twilio',
+          listed.sid,
+          row.channel,
+          reported.status,
+          reported.errorCode,
+        ]);
+      }
+      return await this.adopt(row.id, listed.sid);
     } catch (err) {
       if ((err as { code?: unknown }).code === '23505') return null;
       throw err;
@@ -292,16 +309,22 @@ export class TwilioProvider implements MessagingProvider {
   }
 
   /**
-   * Commits the carrier's id with the row's status (provider_message_adopt,
-   * one statement): it also says whether intake holds statuses of that id,
-   * which the step then applies (SmsResult's heldStatuses).
+   * Commits the carrier's id, the row `queued` (provider_message_adopt, one
+   * statement): it also says whether intake holds statuses of that id, which
+   * the step then applies (SmsResult's heldStatuses). From here on the row's
+   * status changes only by the callbacks' rule, which records each change's
+   * activity with it.
    */
-  private async adopt(id: string, carrierId: string, status: string): Promise<Answer> {
+  private async adopt(id: string, carrierId: string): Promise<Answer> {
     const { rows } = await this.options.pool.query<{ held: boolean }>(
-      'SELECT provider_message_adopt($1, $2, $3) AS held',
-      [id, status, carrierId],
+      'SELECT provider_message_adopt($1, $2) AS held',
+      [id, carrierId],
     );
-    return { status, providerMessageId: id, ...(rows[0]?.held ? { heldStatuses: true } : {}) };
+    return {
+      status: 'queued',
+      providerMessageId: id,
+      ...(rows[0]?.held ? { heldStatuses: true } : {}),
+    };
   }
 
   /**
@@ -398,25 +421,24 @@ async function twiml(script: string | null): Promise<string> {
   return response.toString();
 }
 
-/** A message Twilio listed: delivered or failed already, or still on its way (queued). */
-function statusOfListed(status: string): string {
-  if (status === 'delivered') return 'delivered';
-  if (status === 'failed' || status === 'undelivered') return 'failed';
-  return 'queued';
-}
-
 /**
- * What a row a previous try of the step finished answers: with its held
+ * What a row a previous try of the step finished answers. One with Twilio's
+ * sid answers `queued`, what the send itself was, whatever its status is now:
+ * a later status was set by a callback (or the step's held statuses) together
+ * with its activity, which the step must not record again; with the held
  * statuses, when that try committed the sid but not the step (they were
  * applied in the step's transaction, and rolled back with it).
  */
 function answerOf(row: MessageRow): Answer {
-  const answer: Answer = {
-    status: row.status,
-    providerMessageId: row.id,
-    ...(row.held ? { heldStatuses: true } : {}),
-  };
-  if (row.status !== 'failed' || row.carrier_id !== null) return answer;
+  if (row.carrier_id !== null) {
+    return {
+      status: 'queued',
+      providerMessageId: row.id,
+      ...(row.held ? { heldStatuses: true } : {}),
+    };
+  }
+  const answer: Answer = { status: row.status, providerMessageId: row.id };
+  if (row.status !== 'failed') return answer;
   const carrierCode =
     row.error_code !== null && /^\d+$/.test(row.error_code) ? row.error_code : null;
   return { ...answer, failure: { reason: reasonOf(row.error_code), errorCode: carrierCode } };

@@ -3,13 +3,15 @@
 
 -- prisma/functions/provider/provider_message_adopt.sql
 -- provider_message_adopt: records the carrier's id of a message or call the
--- carrier accepted (its 201, or found in its list by a step's reconcile), and
--- says whether statuses of that id are waiting for it
--- (docs/operations.md, "Twilio's callbacks").
+-- carrier accepted (its 201, or found in its list by a step's reconcile), the
+-- row `queued`, and says whether statuses of that id are waiting for it
+-- (docs/operations.md, "Twilio's callbacks"). From then on the row's status
+-- changes only by the callbacks' rule (packages/providers), which records the
+-- activity of each change with it; what the carrier's list said became of it
+-- is held first (provider_status_hold) and applied by that rule too.
 --
 --   Takes:
---     p_id (provider_messages.id), p_status (the row's status now: queued, or
---     what the carrier's list says), p_carrier_id
+--     p_id (provider_messages.id), p_carrier_id
 --   Returns:
 --     true when provider_held_statuses holds statuses of the id (the caller,
 --     the step's transaction, applies them: packages/providers
@@ -26,14 +28,14 @@
 --       step's transaction holds the lead's lock: it waits only for the row's
 --       own lock and the advisory lock, neither of which is held by anyone
 --       waiting for the lead's
-CREATE OR REPLACE FUNCTION provider_message_adopt(p_id text, p_status text, p_carrier_id text)
+CREATE OR REPLACE FUNCTION provider_message_adopt(p_id text, p_carrier_id text)
 RETURNS boolean
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   v_provider text;
 BEGIN
   UPDATE provider_messages
-     SET status = p_status, carrier_id = p_carrier_id, error_code = NULL, updated_at = now()
+     SET status = 'queued', carrier_id = p_carrier_id, error_code = NULL, updated_at = now()
    WHERE id = p_id
   RETURNING provider INTO v_provider;
   IF NOT FOUND THEN
