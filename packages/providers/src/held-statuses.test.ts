@@ -6,6 +6,7 @@ import { QueueSet } from '@leadhook/queue';
 import {
   aLead,
   aLeadOwner,
+  anEnrollment,
   createTestDatabase,
   type LeadOwner,
   TEST_REDIS_URL,
@@ -14,6 +15,7 @@ import {
 } from '@leadhook/testkit';
 import {
   applyHeldStatuses,
+  applyStrandedHeldStatuses,
   type CarrierStatus,
   type CarrierStatusHoldResult,
   holdCarrierStatus,
@@ -57,14 +59,20 @@ afterAll(async () => {
   await db.drop();
 });
 
-/** A step's SMS as the Twilio provider leaves it between its row's commit and Twilio's 201. */
-async function sending(): Promise<{ id: string; leadId: string; sid: string }> {
+/**
+ * A step's SMS as the Twilio provider leaves it between its row's commit and
+ * Twilio's 201: of step 0 of an active play at that step (its claim not
+ * committed yet).
+ */
+async function sending(): Promise<{ id: string; leadId: string; sid: string; playId: string }> {
   const lead = await aLead(prisma, owner);
+  const playId = await anEnrollment(prisma, { leadId: lead.id, playbookId: owner.playbookId });
   const id = newId('providerMessage');
   await prisma.providerMessage.create({
     data: {
       id,
       leadId: lead.id,
+      enrollmentId: playId,
       step: 0,
       channel: 'sms',
       to: lead.phone,
@@ -75,7 +83,7 @@ async function sending(): Promise<{ id: string; leadId: string; sid: string }> {
       idempotencyKey: `step-${id}-0`,
     },
   });
-  return { id, leadId: lead.id, sid: `SM${randomBytes(16).toString('hex')}` };
+  return { id, leadId: lead.id, sid: `SM${randomBytes(16).toString('hex')}`, playId };
 }
 
 function report(
@@ -248,5 +256,23 @@ describe('a carrier status that comes before its SID is committed', () => {
       const row = await prisma.providerMessage.findUniqueOrThrow({ where: { id: message.id } });
       expect(row.status).toBe('delivered');
     }
+  });
+
+  it('the reconciler applies held statuses whose step will not run again, and only those', async () => {
+    const message = await sending();
+    expect(await intake(report(message.sid, 'delivered'))).toEqual({ kind: 'held' });
+    // The try that committed the SID died before its step's transaction committed.
+    expect(await adopt(message.id, message.sid)).toBe(true);
+
+    // Its play is still at that step: the step's next try applies them.
+    expect(await applyStrandedHeldStatuses(deps)).toBe(0);
+    expect(await heldRows(message.sid)).toBe(1);
+
+    // The play stopped meanwhile (a STOP, an outcome through the API): no try comes.
+    await prisma.enrollment.update({ where: { id: message.playId }, data: { status: 'stopped' } });
+    expect(await applyStrandedHeldStatuses(deps)).toBe(1);
+    expect(await applyStrandedHeldStatuses(deps)).toBe(0);
+    expect(await labels(message.leadId)).toEqual(['message_delivered']);
+    expect(await heldRows(message.sid)).toBe(0);
   });
 });

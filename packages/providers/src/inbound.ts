@@ -434,3 +434,50 @@ export async function applyHeldStatuses(
   }
   return activities;
 }
+
+/**
+ * The step whose try committed a message's carrier id may still run (the
+ * message is `m`): its play is active and at that step, so the claim that
+ * would apply the held statuses (applyHeldStatuses) is still to come.
+ */
+const STEP_STILL_TO_RUN = `EXISTS (SELECT 1 FROM enrollments e
+  WHERE e.id = m.enrollment_id AND e.status = 'active' AND e.current_step = m.step)`;
+
+/**
+ * Applies held statuses that no step will: their carrier id is committed, but
+ * the step's try that committed it did not commit itself (the worker died in
+ * between), and its play stopped or moved on before another try (docs/operations.md,
+ * "Twilio's callbacks"). The playbook worker's reconciler calls it each round;
+ * it reads provider_held_statuses alone when nothing is stranded, which is
+ * almost always. Each message in a transaction of its own, under the lead's
+ * lock, which a step's claim takes too: the step is checked again under it, so
+ * a step that can still run keeps its statuses, and one that ran meanwhile
+ * has taken them. Answers how many activities were recorded (announced).
+ */
+export async function applyStrandedHeldStatuses(
+  deps: ProviderHookDeps,
+  limit = 100,
+): Promise<number> {
+  const { rows } = await deps.pool.query<{ id: string; lead_id: string }>(
+    `SELECT DISTINCT m.id, m.lead_id FROM provider_held_statuses h
+       JOIN provider_messages m ON m.provider = h.provider AND m.carrier_id = h.carrier_id
+      WHERE NOT ${STEP_STILL_TO_RUN}
+      LIMIT $1`,
+    [limit],
+  );
+  let recorded = 0;
+  for (const message of rows) {
+    const activities = await inTransaction(deps.pool, async (client) => {
+      await client.query('SELECT 1 FROM leads WHERE id = $1 FOR UPDATE', [message.lead_id]);
+      const pending = await client.query(
+        `SELECT 1 FROM provider_messages m WHERE m.id = $1 AND ${STEP_STILL_TO_RUN}`,
+        [message.id],
+      );
+      if (pending.rows.length > 0) return [];
+      return applyHeldStatuses(client, message.id);
+    });
+    announce(deps.queues, deps.logger, activities);
+    recorded += activities.length;
+  }
+  return recorded;
+}

@@ -10,6 +10,7 @@ export type {
 } from './inbound.js';
 export {
   applyHeldStatuses,
+  applyStrandedHeldStatuses,
   holdCarrierStatus,
   receiveCarrierStatus,
   receiveInbound,
