@@ -1,5 +1,6 @@
 export type {
   CarrierStatus,
+  CarrierStatusHoldResult,
   CarrierStatusResult,
   InboundMessage,
   InboundResult,
@@ -7,7 +8,14 @@ export type {
   StatusCallback,
   StatusCallbackResult,
 } from './inbound.js';
-export { receiveCarrierStatus, receiveInbound, receiveStatusCallback } from './inbound.js';
+export {
+  applyHeldStatuses,
+  applyStrandedHeldStatuses,
+  holdCarrierStatus,
+  receiveCarrierStatus,
+  receiveInbound,
+  receiveStatusCallback,
+} from './inbound.js';
 export { OPT_OUT_INSTRUCTION, withOptOutInstruction } from './opt-out.js';
 export type {
   CallResult,

@@ -115,11 +115,20 @@ export interface SendFailure {
   errorCode: string | null;
 }
 
+/**
+ * `heldStatuses`: the carrier reported statuses of the message before the
+ * provider recorded its id, and intake held them (docs/operations.md,
+ * "Twilio's callbacks"). The caller applies them with applyHeldStatuses, in
+ * its own transaction after its own activities: the provider's commit of the
+ * id cannot, since the step's transaction holds the lead's lock that
+ * recording an activity takes.
+ */
 export interface SmsResult {
   status: SmsStatus;
   providerMessageId: string;
   /** Set when nothing was sent: no first_message_sent, only message_failed. */
   failure?: SendFailure;
+  heldStatuses?: boolean;
 }
 
 export interface CallResult {
@@ -127,6 +136,8 @@ export interface CallResult {
   providerMessageId: string;
   /** Set when no call was placed. */
   failure?: SendFailure;
+  /** As SmsResult's. */
+  heldStatuses?: boolean;
 }
 
 /**

@@ -125,6 +125,24 @@ export function twilioStatusReport(params: TwilioParams): TwilioStatusReport | n
   return null;
 }
 
+/**
+ * What Twilio's list says became of a message or call (a step's reconcile
+ * finds it there), in the terms of its status callback (twilioStatusReport):
+ * a message's status and error_code, a call's status and answered_by. `status`
+ * null: still under way.
+ */
+export function twilioListedStatus(
+  channel: 'sms' | 'call',
+  listed: { status: string; error_code?: number | string | null; answered_by?: string | null },
+): { status: SmsStatus | CallStatus | null; errorCode: string | null } {
+  const errorCode =
+    listed.error_code === undefined || listed.error_code === null || listed.error_code === ''
+      ? null
+      : String(listed.error_code);
+  if (channel === 'sms') return { status: smsOutcome(listed.status, errorCode), errorCode };
+  return { status: callOutcome(listed.status, listed.answered_by ?? undefined), errorCode };
+}
+
 function smsOutcome(status: string, errorCode: string | null): SmsStatus | null {
   if (SMS_PROGRESS.has(status)) return null;
   if (status === 'delivered') return 'delivered';

@@ -24,8 +24,9 @@ export type FakeTwilioResource = 'message' | 'call';
 
 /**
  * A scripted answer to a creating POST:
- * - `accept`: 201 with the new resource; `afterAnswer` fires right after the answer was
- *   written (a test kills the caller there);
+ * - `accept`: 201 with the new resource; `beforeAnswer` is awaited before the answer is
+ *   written (a test locks the caller's row there, so its commit of the sid waits), and
+ *   `afterAnswer` fires right after the answer was written (a test kills the caller there);
  * - `error`: Twilio's error document with `status` and `code` (21610, 21211,
  *   21614, 20429…), nothing created;
  * - `accept_and_drop`: the resource is created but the connection is cut
@@ -35,6 +36,7 @@ export type FakeTwilioResource = 'message' | 'call';
 export type FakeTwilioAnswer =
   | {
       kind: 'accept';
+      beforeAnswer?: (created: FakeTwilioRecord) => Promise<void>;
       afterAnswer?: (created: FakeTwilioRecord) => void;
       /** What the status callbacks report (with `callbacks`); default: delivered, or answered by a person. */
       fate?: FakeTwilioFate;
@@ -109,13 +111,13 @@ export interface FakeTwilioOptions {
   authToken?: string;
   /**
    * Post status callbacks after each 201: `true`, or the wait before each one
-   * (default 200 ms: the worker records Twilio's sid right after the 201, and
-   * a status for a sid it does not hold yet is ignored).
+   * (default 200 ms, about when the worker has recorded Twilio's sid; a status
+   * that comes before is held by intake until it has).
    */
   callbacks?: boolean | { delayMs?: number };
 }
 
-/** How often a callback is tried (Twilio retries a failed one a few times too). */
+/** How often a callback is tried (Twilio retries one it could not deliver a few times too). */
 const CALLBACK_TRIES = 15;
 const CALLBACK_RETRY_MS = 300;
 
@@ -307,12 +309,21 @@ export class FakeTwilio {
       return [null, null];
     }
     const { form: _form, createdAt: _at, ...document } = created;
-    res.statusCode = 201;
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify(document), () => {
-      answer.afterAnswer?.(created);
-      this.follow(resource, created, answer.fate);
-    });
+    const respond = () => {
+      res.statusCode = 201;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(document), () => {
+        answer.afterAnswer?.(created);
+        this.follow(resource, created, answer.fate);
+      });
+    };
+    if (answer.beforeAnswer) {
+      answer.beforeAnswer(created).then(respond, (err: unknown) => {
+        res.destroy(err instanceof Error ? err : new Error(String(err)));
+      });
+    } else {
+      respond();
+    }
     return [null, null];
   }
 
@@ -338,18 +349,16 @@ export class FakeTwilio {
   }
 
   /**
-   * Posts a status until intake takes it: Twilio retries a 5xx or a failed
-   * connection. An `ignored` answer (the sid not recorded yet) is also tried
-   * again, a few times: intake looks for a sid again for 1.4 s, but this fake
-   * calls back within a fraction of a second where the carrier takes seconds,
-   * and on a loaded test machine the worker's commit of the sid can take
-   * longer than that.
+   * Posts a status until intake takes it: a 5xx or a failed connection is
+   * tried again, standing in for Twilio's retries of a callback it could not
+   * deliver (a 503 while PostgreSQL is away). Any other answer is final, as it
+   * is for Twilio: a 200 is never posted again, whether intake recorded the
+   * status or held it for a sid the worker has not committed yet.
    */
   private async postUntilTaken(url: string, params: TwilioCallbackParams): Promise<void> {
     for (let attempt = 1; attempt <= CALLBACK_TRIES && !this.closed; attempt++) {
       const answer = await this.post(url, params);
-      const ignored = answer.status === 200 && answer.text.includes('"ignored"');
-      if (answer.status !== 0 && answer.status < 500 && !ignored) return;
+      if (answer.status !== 0 && answer.status < 500) return;
       await sleep(CALLBACK_RETRY_MS);
     }
   }

@@ -24,7 +24,7 @@ beforeAll(async () => {
   owner = await aLeadOwner(prisma);
 });
 afterEach(async () => {
-  await pool.query('TRUNCATE idempotency_keys, attempts');
+  await pool.query('TRUNCATE idempotency_keys, attempts, provider_held_statuses');
 });
 afterAll(() => stores.close());
 
@@ -48,7 +48,7 @@ describe('RetentionJob', () => {
 
     const removed = await job().runOnce();
 
-    expect(removed).toEqual({ idempotency_keys: 1, attempt_bodies: 0 });
+    expect(removed).toEqual({ idempotency_keys: 1, attempt_bodies: 0, held_statuses: 0 });
     const kept = await ids('SELECT key AS id FROM idempotency_keys');
     expect(kept).toEqual([young]);
     expect(kept).not.toContain(old);
@@ -82,6 +82,23 @@ describe('RetentionJob', () => {
     ]);
     // Emptied once: the next round finds nothing.
     expect((await job({ attemptBodyRetentionMs: 2 * DAY_MS }).runOnce())?.attempt_bodies).toBe(0);
+  });
+
+  it('deletes carrier statuses held for a SID no message took within 7 days', async () => {
+    const hold = async (sid: string, hoursAgo: number) => {
+      await pool.query(
+        `INSERT INTO provider_held_statuses (provider, carrier_id, channel, status, received_at)
+         VALUES ('twilio', $1, 'sms', 'delivered', now() - make_interval(hours => $2))`,
+        [sid, hoursAgo],
+      );
+    };
+    await hold('SMold', 24 * 7 + 1);
+    await hold('SMyoung', 24 * 7 - 1);
+
+    const removed = await job().runOnce();
+
+    expect(removed?.held_statuses).toBe(1);
+    expect(await ids('SELECT carrier_id AS id FROM provider_held_statuses')).toEqual(['SMyoung']);
   });
 
   it('works in bounded batches, oldest first, and reports each batch', async () => {

@@ -9,7 +9,11 @@ import { PeriodicJob } from '@leadhook/queue';
  *   intake already ignores older ones);
  * - the subscriber's response body of webhook attempts older than
  *   `attemptBodyRetentionMs` (the attempt row itself stays: status, duration and
- *   error are the delivery's history).
+ *   error are the delivery's history);
+ * - carrier statuses intake held for a SID no message took within 7 days
+ *   (docs/operations.md, "Twilio's callbacks"): the worker commits a SID within
+ *   its step's retries, minutes after Twilio's 201, and applies the held
+ *   statuses then; one held longer is of a message leadhook did not send.
  *
  * Closed outbox rows are not deleted here: the outbox is partitioned by day and
  * the partition job drops whole days past OUTBOX_RETENTION (partitions.ts;
@@ -21,15 +25,27 @@ import { PeriodicJob } from '@leadhook/queue';
  * Its timer is a PeriodicJob's (packages/queue), as the outbox relay's.
  */
 
-export type RetentionKind = 'idempotency_keys' | 'attempt_bodies';
+export type RetentionKind = 'idempotency_keys' | 'attempt_bodies' | 'held_statuses';
 
-export const RETENTION_KINDS: readonly RetentionKind[] = ['idempotency_keys', 'attempt_bodies'];
+export const RETENTION_KINDS: readonly RetentionKind[] = [
+  'idempotency_keys',
+  'attempt_bodies',
+  'held_statuses',
+];
 
 /** Arbitrary constant next to the migrator's (7_245_190_331) and the test template's. */
 export const RETENTION_LOCK_KEY = 7_245_190_333;
 
 /** An Idempotency-Key replays its first answer for 24 h (docs/intake.md). */
 const IDEMPOTENCY_KEY_HOURS = 24;
+
+/**
+ * How long a held carrier status waits for its SID. Fixed rather than a
+ * setting: it is not a history anyone reads back (what OUTBOX_RETENTION and
+ * ATTEMPT_BODY_RETENTION keep for operators), only a wait far longer than any
+ * step's retries, and bounded so another application's statuses do not pile up.
+ */
+export const HELD_STATUS_DAYS = 7;
 
 export interface RetentionOptions {
   pool: Pool;
@@ -72,6 +88,14 @@ const STATEMENTS: Record<RetentionKind, string> = {
               WHERE response_body IS NOT NULL
                 AND attempted_at < now() - make_interval(secs => $2::float8)
               ORDER BY attempted_at
+              LIMIT $1)`,
+  held_statuses: `
+    DELETE FROM provider_held_statuses
+     WHERE received_at < now() - make_interval(secs => $2::float8)
+       AND id IN (
+             SELECT id FROM provider_held_statuses
+              WHERE received_at < now() - make_interval(secs => $2::float8)
+              ORDER BY received_at
               LIMIT $1)`,
 };
 
@@ -121,8 +145,13 @@ export class RetentionJob extends PeriodicJob {
     const ages: Record<RetentionKind, number> = {
       idempotency_keys: IDEMPOTENCY_KEY_HOURS * 3600,
       attempt_bodies: this.options.attemptBodyRetentionMs / 1000,
+      held_statuses: HELD_STATUS_DAYS * 86_400,
     };
-    const removed: Record<RetentionKind, number> = { idempotency_keys: 0, attempt_bodies: 0 };
+    const removed: Record<RetentionKind, number> = {
+      idempotency_keys: 0,
+      attempt_bodies: 0,
+      held_statuses: 0,
+    };
     for (const kind of RETENTION_KINDS) {
       for (let batch = 0; batch < maxBatches && !this.stopped; batch++) {
         const { rowCount } = await client.query(STATEMENTS[kind], [batchSize, ages[kind]]);

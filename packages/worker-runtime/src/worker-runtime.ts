@@ -155,7 +155,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
 
   const retentionRemoved = zeroedCounter(metrics.registry, {
     name: 'leadhook_retention_removed_total',
-    help: 'Rows the retention job removed (idempotency_keys) or emptied (attempt_bodies)',
+    help: 'Rows the retention job removed (idempotency_keys, held_statuses) or emptied (attempt_bodies)',
     label: 'kind',
     values: RETENTION_KINDS,
   });
@@ -177,7 +177,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
     onRemoved: (kind, count) => retentionRemoved.inc({ kind }, count),
     onRound: (removed) => {
       retentionLastRun.setToCurrentTime();
-      if (removed.idempotency_keys + removed.attempt_bodies > 0) {
+      if (Object.values(removed).some((count) => count > 0)) {
         logger.info({ removed }, 'retention round');
       }
     },

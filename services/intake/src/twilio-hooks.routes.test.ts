@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { newId } from '@leadhook/db';
+import { applyHeldStatuses } from '@leadhook/providers';
 import {
   anEnrollment,
   postTwilioCallback,
@@ -349,16 +350,74 @@ describe('POST /providers/twilio/status: messages', () => {
     expect(await labels(lead.leadId)).toEqual(['message_delivered']);
   });
 
-  it('answers 200 ignored for a SID leadhook does not hold, or a row the sender has not given its SID', async () => {
+  it('holds a final status whose SID no message holds after looking again; a progress report of one is ignored at once', async () => {
     const lead = await enrolledLead();
     const pending = await sentByTwilio(lead, 'sms', { status: 'sending', carrierId: null });
     const other = await sentByTwilio(lead, 'sms', { provider: 'simulation' });
-    const ignored = { status: 'ignored', reason: 'message_not_found' };
-    expect(await status(sms(`SM${randomBytes(16).toString('hex')}`, 'delivered'))).toEqual(ignored);
-    // Another provider's row with the same id is not Twilio's.
-    expect(await status(sms(other.carrierId, 'delivered'))).toEqual(ignored);
+    const unknown = `SM${randomBytes(16).toString('hex')}`;
+    const started = Date.now();
+    const answers = await Promise.all([
+      status(sms(unknown, 'undelivered', { ErrorCode: '30003' })),
+      // Another provider's row with the same id is not Twilio's.
+      status(sms(other.carrierId, 'delivered')),
+    ]);
+    expect(answers).toEqual([
+      { status: 'held', reason: 'message_not_found' },
+      { status: 'held', reason: 'message_not_found' },
+    ]);
+    // After the looks again (200 + 400 + 800 ms).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+    const held = await h.prisma.providerHeldStatus.findMany({
+      where: { carrierId: { in: [unknown, String(other.carrierId)] } },
+      orderBy: { carrierId: 'asc' },
+    });
+    expect(held).toHaveLength(2);
+    expect(held.find((r) => r.carrierId === unknown)).toMatchObject({
+      provider: 'twilio',
+      channel: 'sms',
+      status: 'failed',
+      errorCode: '30003',
+    });
+
+    const quick = Date.now();
+    expect(await status(sms(`SM${randomBytes(16).toString('hex')}`, 'sent'))).toEqual({
+      status: 'ignored',
+      reason: 'message_not_found',
+    });
+    expect(Date.now() - quick).toBeLessThan(1000);
     expect(await row(pending.id)).toMatchObject({ status: 'sending' });
     expect(await labels(lead.leadId)).toEqual([]);
+  });
+
+  it('a held status is recorded once the worker commits its SID, and Twilio’s copy changes nothing', async () => {
+    const lead = await enrolledLead();
+    const pending = await sentByTwilio(lead, 'call', { status: 'sending', carrierId: null });
+    const sid = `CA${randomBytes(16).toString('hex')}`;
+    const voicemail = call(sid, 'completed', { AnsweredBy: 'machine_end_beep' });
+    expect(await status(voicemail)).toEqual({ status: 'held', reason: 'message_not_found' });
+    expect(await labels(lead.leadId)).toEqual([]);
+
+    // The worker: the provider commits the SID and learns statuses wait; the
+    // step applies them in its transaction (services/playbook-worker step.runner.ts).
+    const { rows } = await h.pool.query<{ held: boolean }>(
+      `SELECT provider_message_adopt($1, $2) AS held`,
+      [pending.id, sid],
+    );
+    expect(rows[0]?.held).toBe(true);
+    const step = await h.pool.connect();
+    try {
+      await step.query('BEGIN');
+      const applied = await applyHeldStatuses(step, pending.id);
+      await step.query('COMMIT');
+      expect(applied.map((a) => a.label)).toEqual(['voicemail_left']);
+    } finally {
+      step.release();
+    }
+
+    expect(await status(voicemail)).toEqual({ status: 'unchanged' });
+    expect(await labels(lead.leadId)).toEqual(['voicemail_left']);
+    expect(await row(pending.id)).toMatchObject({ status: 'voicemail', carrierId: sid });
+    expect(await h.prisma.providerHeldStatus.count({ where: { carrierId: sid } })).toBe(0);
   });
 });
 

@@ -14,19 +14,25 @@
  * address Twilio calls, a proxy in front included. No signature: 401; a wrong
  * one: 403; either way nothing is read or changed.
  *
- * Every answer Twilio can act on is a 200: a status of a message leadhook does
- * not hold (another application's, on a Messaging Service's own callback URL)
- * is ignored rather than refused, which would only fill Twilio's debugger with
- * errors, and an inbound message is answered with empty TwiML, so Twilio
- * sends no reply of ours.
+ * Every answer Twilio can act on is a 200: a final status whose SID no message
+ * holds yet is held for the worker's commit of that SID (a callback that
+ * overtook it) rather than refused, which Twilio would not retry and which
+ * would only fill its debugger with errors (a message of another application,
+ * on a Messaging Service's own callback URL, is held too, and deleted by the
+ * retention job); and an inbound message is answered with empty TwiML, so
+ * Twilio sends no reply of ours.
  *
- * Transport only: the work is packages/providers' receiveInbound and
- * receiveCarrierStatus, the activity path's entrances for a provider.
+ * Transport only: the work is packages/providers' receiveInbound,
+ * receiveCarrierStatus and holdCarrierStatus, the activity path's entrances
+ * for a provider.
  */
 import { setTimeout } from 'node:timers/promises';
 import { type ErrorItem, errorBody } from '@leadhook/intake-core';
 import {
+  type CarrierStatus,
+  type CarrierStatusHoldResult,
   EMPTY_TWIML,
+  holdCarrierStatus,
   isTwilioSignatureValid,
   type ProviderHookDeps,
   receiveCarrierStatus,
@@ -41,10 +47,11 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { answerUnlessDatabaseDown } from './provider-hooks.routes.js';
 
 /**
- * The waits before a status naming an unknown SID is looked for again (ms): the
- * worker commits the SID right after Twilio's 201, so a callback that overtakes
- * that commit finds it on a second look; one of a message leadhook never sent
- * is answered `ignored` after these 1.4 s.
+ * The waits before a final status naming an unknown SID is looked for again
+ * (ms): the worker commits the SID right after Twilio's 201, so a callback
+ * that overtakes that commit usually finds it on a second look; after these
+ * 1.4 s it is held for the commit (holdCarrierStatus). Looking again first
+ * keeps the table of held statuses for the rare late commit.
  */
 export const NOT_FOUND_RETRY_MS = [200, 400, 800] as const;
 
@@ -102,6 +109,7 @@ export function twilioHookRoutes(options: TwilioHookOptions): Router {
     TWILIO_HOOK_PATHS.status,
     raw,
     guard(async (res, params) => {
+      const receivedAt = new Date();
       const report = twilioStatusReport(params);
       if (!report) {
         res.status(422).json({
@@ -113,14 +121,23 @@ export function twilioHookRoutes(options: TwilioHookOptions): Router {
         });
         return;
       }
-      let result = await receiveCarrierStatus(options, { provider: PROVIDER, ...report });
+      const callback: CarrierStatus = { provider: PROVIDER, ...report };
+      let result: CarrierStatusHoldResult = await receiveCarrierStatus(options, callback);
       // Twilio may call back before the worker has committed the SID its 201
-      // gave (milliseconds after it): looked for again, briefly, before the
-      // status is ignored for good. Nothing is held meanwhile but the request.
-      for (const waitMs of NOT_FOUND_RETRY_MS) {
-        if (result.kind !== 'message_not_found') break;
-        await setTimeout(waitMs);
-        result = await receiveCarrierStatus(options, { provider: PROVIDER, ...report });
+      // gave (milliseconds after it, or much later when the worker was slow,
+      // paused or killed): looked for again, briefly, then held for that
+      // commit, since Twilio does not retry a 200. A progress report (status
+      // null) changes nothing even when found: it is neither looked for again
+      // nor held.
+      if (report.status !== null) {
+        for (const waitMs of NOT_FOUND_RETRY_MS) {
+          if (result.kind !== 'message_not_found') break;
+          await setTimeout(waitMs);
+          result = await receiveCarrierStatus(options, callback);
+        }
+        if (result.kind === 'message_not_found') {
+          result = await holdCarrierStatus(options, callback, receivedAt);
+        }
       }
       switch (result.kind) {
         case 'recorded':
@@ -128,6 +145,9 @@ export function twilioHookRoutes(options: TwilioHookOptions): Router {
           return;
         case 'unchanged':
           res.status(200).json({ status: 'unchanged' });
+          return;
+        case 'held':
+          res.status(200).json({ status: 'held', reason: 'message_not_found' });
           return;
         case 'message_not_found':
           res.status(200).json({ status: 'ignored', reason: 'message_not_found' });

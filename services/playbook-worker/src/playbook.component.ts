@@ -3,7 +3,12 @@ import type { Config } from '@leadhook/config';
 import { createPool, createPrisma, type Pool, type PrismaClient } from '@leadhook/db';
 import type { Logger } from '@leadhook/observability';
 import { zeroedCounter } from '@leadhook/observability';
-import { type MessagingProvider, SimulationProvider, TwilioProvider } from '@leadhook/providers';
+import {
+  applyStrandedHeldStatuses,
+  type MessagingProvider,
+  SimulationProvider,
+  TwilioProvider,
+} from '@leadhook/providers';
 import { createWorkerRedis, PeriodicTask, payloadOf, type RedisClient } from '@leadhook/queue';
 import {
   logQueueWorkerEvents,
@@ -215,6 +220,9 @@ export function playbookComponent(options: PlaybookComponentOptions = {}): Worke
         run: async () => {
           const count = await reconcileNow();
           if (count > 0) logger.info({ count }, 'reconciler enqueued steps');
+          // Twilio statuses held for a SID whose step will not run again to apply them.
+          const applied = await applyStrandedHeldStatuses(deps);
+          if (applied > 0) logger.info({ count: applied }, 'reconciler recorded held statuses');
         },
         intervalMs,
         firstDelayMs: intervalMs,

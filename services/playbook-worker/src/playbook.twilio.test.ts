@@ -1,6 +1,8 @@
-import { FakeTwilio, useHarness, waitFor } from '@leadhook/testkit';
+import { type CarrierStatus, holdCarrierStatus, receiveCarrierStatus } from '@leadhook/providers';
+import { anEnrollment, FakeTwilio, useHarness, waitFor } from '@leadhook/testkit';
 import type { WorkerRuntime } from '@leadhook/worker-runtime';
 import request from 'supertest';
+import { runStep } from './step/step.runner.js';
 import { Harness } from './testing/harness.js';
 
 const h = useHarness(() => Harness.create(), { afterEach: (h) => h.stopWorkers() });
@@ -121,4 +123,113 @@ describe('the playbook worker with PROVIDER=twilio', () => {
       fake.messages.filter((m) => m.to === phone && m.body?.startsWith('Hi Ana')),
     ).toHaveLength(1);
   });
+
+  it.each<[string, Pick<CarrierStatus, 'status' | 'errorCode'>, string[], string]>([
+    [
+      'delivered',
+      { status: 'delivered', errorCode: null },
+      ['first_message_sent', 'message_delivered'],
+      'active',
+    ],
+    [
+      'undelivered 30006',
+      { status: 'undeliverable', errorCode: '30006' },
+      ['first_message_sent', 'stopped', 'undeliverable'],
+      'stopped',
+    ],
+  ])(
+    'a status (%s) Twilio reports before the worker commits the SID is held, then recorded once with the step',
+    async (_what, reported, labels, play) => {
+      const { handle } = await h.startWorker(twilioEnv(), { reconcileIntervalMs: 600_000 });
+      const source = await h.playbook([
+        { type: 'sms', delay_seconds: 0, template: 'Hi' },
+        { type: 'sms', delay_seconds: 3600, template: 'Later' },
+      ]);
+      const { leadId, phone } = await h.lead(source);
+      const enrollmentId = await anEnrollment(
+        h.prisma,
+        { leadId, playbookId: source.playbookId },
+        { nextRunAt: new Date(Date.now() - 10) },
+      );
+      // The test's connection locks the step's row before Twilio's 201 is
+      // written, so the worker's commit of the SID waits as long as it holds it.
+      const lock = await h.pool.connect();
+      let sid = '';
+      fake.scriptFor(phone, 'message', {
+        kind: 'accept',
+        beforeAnswer: async (created) => {
+          sid = created.sid;
+          await lock.query('BEGIN');
+          await lock.query(
+            'SELECT 1 FROM provider_messages WHERE idempotency_key = $1 FOR UPDATE',
+            [`step-${enrollmentId}-0`],
+          );
+        },
+      });
+      const step = runStep(handle.deps, { enrollment_id: enrollmentId, step: 0 });
+      try {
+        await waitFor(async () => {
+          const { rows } = await h.pool.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()
+                AND wait_event_type = 'Lock' AND query LIKE '%provider_message_adopt%'`,
+          );
+          return rows[0]?.n === 1;
+        }, PATIENCE);
+        // Intake, its looks for the SID having found nothing: the status is held.
+        const callback: CarrierStatus = {
+          provider: 'twilio',
+          carrierId: sid,
+          channel: 'sms',
+          ...reported,
+        } as CarrierStatus;
+        expect(await receiveCarrierStatus(handle.deps, callback)).toEqual({
+          kind: 'message_not_found',
+        });
+        expect(await holdCarrierStatus(handle.deps, callback, new Date())).toEqual({
+          kind: 'held',
+        });
+      } finally {
+        await lock.query('COMMIT');
+        lock.release();
+      }
+
+      expect(await step).toMatchObject({
+        kind: 'ran',
+        status: 'queued',
+        next: play === 'active' ? { step: 1 } : 'stopped',
+      });
+      expect(await h.labels(leadId)).toEqual(labels);
+      const message = await h.prisma.providerMessage.findFirstOrThrow({ where: { leadId } });
+      expect(message).toMatchObject({
+        carrierId: sid,
+        status: reported.status,
+        errorCode: reported.errorCode,
+      });
+      const applied = await h.prisma.activity.findFirstOrThrow({
+        where: { leadId, activityLabel: labels.at(-1) },
+      });
+      expect(applied.data).toEqual({
+        step: 0,
+        provider_message_id: message.id,
+        status: reported.status,
+        ...(reported.errorCode ? { error_code: reported.errorCode } : {}),
+      });
+      expect(await h.prisma.providerHeldStatus.count({ where: { carrierId: sid } })).toBe(0);
+      expect(
+        await h.prisma.enrollment.findUniqueOrThrow({ where: { id: enrollmentId } }),
+      ).toMatchObject({ status: play });
+      // Twilio's copy of the callback, or the step's job delivered again, records nothing more.
+      const again: CarrierStatus = {
+        provider: 'twilio',
+        carrierId: sid,
+        channel: 'sms',
+        ...reported,
+      } as CarrierStatus;
+      expect(await receiveCarrierStatus(handle.deps, again)).toEqual({ kind: 'unchanged' });
+      expect((await runStep(handle.deps, { enrollment_id: enrollmentId, step: 0 })).kind).toBe(
+        'skipped',
+      );
+      expect(await h.labels(leadId)).toEqual(labels);
+    },
+  );
 });

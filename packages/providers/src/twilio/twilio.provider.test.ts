@@ -142,6 +142,12 @@ describe('TwilioProvider against a fake Twilio', () => {
     const before = fake.posts('message').length;
     expect(await provider().sendSms(request)).toEqual(first);
     expect(fake.posts('message')).toHaveLength(before);
+    // A callback recorded the delivery (and its activity) since: the step's
+    // next try still answers what the send was, and records nothing of it again.
+    await pool.query(`UPDATE provider_messages SET status = 'delivered' WHERE id = $1`, [
+      first.providerMessageId,
+    ]);
+    expect(await provider().sendSms(request)).toEqual(first);
   });
 
   it.each([
@@ -242,6 +248,54 @@ describe('TwilioProvider against a fake Twilio', () => {
       From: FROM,
       'DateSent>': new Date().toISOString().slice(0, 10),
     });
+  });
+
+  it('says when intake holds statuses of the sid it commits, after a 201 or an adoption', async () => {
+    const hold = (sid: string) =>
+      pool.query(`SELECT provider_status_hold('twilio', $1, 'sms', 'delivered', NULL, now())`, [
+        sid,
+      ]);
+    // Twilio's callback came before the worker committed the 201's sid.
+    const request = await sms();
+    fake.script('message', {
+      kind: 'accept',
+      beforeAnswer: async (created) => void (await hold(created.sid)),
+    });
+    expect(await provider().sendSms(request)).toEqual({
+      status: 'queued',
+      providerMessageId: expect.any(String),
+      heldStatuses: true,
+    });
+    // The step's try that applies them rolled back: its next try is told again.
+    expect((await provider().sendSms(request)).heldStatuses).toBe(true);
+    await pool.query('DELETE FROM provider_held_statuses');
+    expect((await provider().sendSms(request)).heldStatuses).toBeUndefined();
+
+    // The worker stopped before recording the sid; its next try adopts the message.
+    const lost = await sms();
+    fake.script('message', { kind: 'accept_and_drop' });
+    await expect(provider().sendSms(lost)).rejects.toBeInstanceOf(ProviderUnavailableError);
+    await hold(fake.messages.find((m) => m.to === lost.to)?.sid ?? '');
+    expect(await provider().sendSms(lost)).toMatchObject({ status: 'queued', heldStatuses: true });
+    await pool.query('DELETE FROM provider_held_statuses');
+
+    // What Twilio's list says became of an adopted message is held like a callback.
+    const listed = await sms();
+    fake.script('message', { kind: 'accept_and_drop' });
+    await expect(provider().sendSms(listed)).rejects.toBeInstanceOf(ProviderUnavailableError);
+    const record = fake.messages.find((m) => m.to === listed.to);
+    if (record) record.status = 'delivered';
+    expect(await provider().sendSms(listed)).toMatchObject({
+      status: 'queued',
+      heldStatuses: true,
+    });
+    expect(await row(listed.idempotencyKey)).toMatchObject({ status: 'queued' });
+    const { rows } = await pool.query(
+      'SELECT channel, status, error_code FROM provider_held_statuses WHERE carrier_id = $1',
+      [record?.sid],
+    );
+    expect(rows).toEqual([{ channel: 'sms', status: 'delivered', error_code: null }]);
+    await pool.query('DELETE FROM provider_held_statuses');
   });
 
   it('a lost call is found at Twilio and adopted', async () => {

@@ -16,6 +16,7 @@ import {
   type SendSmsRequest,
   type SmsResult,
 } from '../provider.js';
+import { twilioListedStatus } from '../twilio-callbacks.js';
 import { type CreateAnswer, type ListedResource, TwilioRest } from './twilio.rest.js';
 
 export interface TwilioProviderOptions {
@@ -42,10 +43,17 @@ interface MessageRow {
   attempts: number;
   error_code: string | null;
   created_at: Date;
+  /** Read with a row a previous try left: intake holds statuses of its carrier id. */
+  held?: boolean;
 }
 
 type Channel = 'sms' | 'call';
-type Answer = { status: string; providerMessageId: string; failure?: SendFailure };
+type Answer = {
+  status: string;
+  providerMessageId: string;
+  failure?: SendFailure;
+  heldStatuses?: boolean;
+};
 
 /** Twilio's error codes that mean a status of ours (docs/operations.md, "Twilio"). */
 const OPTED_OUT_CODES = new Set([21610]);
@@ -56,6 +64,14 @@ const CREDENTIALS_CODES = new Set([20003]);
 const SKEW_MS = 5 * 60_000;
 
 const COLUMNS = 'id, channel, "to", body, status, carrier_id, attempts, error_code, created_at';
+
+/**
+ * A row read back (table alias m) with whether statuses of its carrier id are
+ * held: the id was committed by provider_message_adopt, after which intake
+ * keeps none for it, so the answer is final.
+ */
+const COLUMNS_HELD = `${COLUMNS}, EXISTS (SELECT 1 FROM provider_held_statuses h
+  WHERE h.provider = m.provider AND h.carrier_id = m.carrier_id) AS held`;
 
 /**
  * Twilio behind the provider interface (docs/operations.md, "Twilio"): an SMS is a
@@ -71,6 +87,11 @@ const COLUMNS = 'id, channel, "to", body, status, carrier_id, attempts, error_co
  * or still `sending` (the answer was lost): then Twilio's list is searched for
  * the message or call, which is adopted if found; if not, the step gives up as
  * failed with reason send_unconfirmed rather than risk texting the lead twice.
+ *
+ * Twilio's status callbacks may come before the sid is committed (a slow
+ * commit, a worker killed after the 201): intake holds what it cannot place
+ * (provider_held_statuses), and every commit of a sid here says whether such
+ * statuses wait (`heldStatuses`), for the step to apply in its transaction.
  */
 export class TwilioProvider implements MessagingProvider {
   readonly name = 'twilio';
@@ -153,7 +174,7 @@ export class TwilioProvider implements MessagingProvider {
 
   /** What the carrier's answer to the creating POST makes of the row. */
   private async settle(row: MessageRow, created: CreateAnswer): Promise<Answer> {
-    if (created.kind === 'created') return this.adopt(row.id, created.sid, 'queued');
+    if (created.kind === 'created') return this.adopt(row.id, created.sid);
     if (created.kind === 'no_answer') {
       if (created.reached) {
         // Maybe sent: the row stays `sending`, and the next try looks it up.
@@ -247,7 +268,7 @@ export class TwilioProvider implements MessagingProvider {
       .filter((r) => row.channel === 'call' || this.sameMessage(r, row))
       .sort((a, b) => Date.parse(a.date_created) - Date.parse(b.date_created));
     for (const candidate of candidates) {
-      const adopted = await this.tryAdopt(row.id, candidate);
+      const adopted = await this.tryAdopt(row, candidate);
       if (adopted) return adopted;
     }
     return this.finish(row.id, 'failed', null, 'send_unconfirmed');
@@ -261,23 +282,49 @@ export class TwilioProvider implements MessagingProvider {
     return sender && listed.body === row.body;
   }
 
-  /** Adopts a listed message unless another row holds it (the unique carrier id). */
-  private async tryAdopt(id: string, listed: ListedResource): Promise<Answer | null> {
+  /**
+   * Adopts a listed message unless another row holds it (the unique carrier
+   * id). What the list says became of it (delivered, failed, a call's end) is
+   * a status like a callback's: held for the sid before the sid is committed
+   * (provider_status_hold keeps nothing for a sid a row holds), so the commit
+   * finds it and the step applies it by the callbacks' rule, once.
+   */
+  private async tryAdopt(row: MessageRow, listed: ListedResource): Promise<Answer | null> {
+    const reported = twilioListedStatus(row.channel, listed);
     try {
-      return await this.adopt(id, listed.sid, statusOfListed(listed.status));
+      if (reported.status !== null) {
+        await this.options.pool.query('SELECT provider_status_hold($1, $2, $3, $4, $5, now())', [
+          'twilio',
+          listed.sid,
+          row.channel,
+          reported.status,
+          reported.errorCode,
+        ]);
+      }
+      return await this.adopt(row.id, listed.sid);
     } catch (err) {
       if ((err as { code?: unknown }).code === '23505') return null;
       throw err;
     }
   }
 
-  private async adopt(id: string, carrierId: string, status: string): Promise<Answer> {
-    await this.options.pool.query(
-      `UPDATE provider_messages SET status = $2, carrier_id = $3, error_code = NULL,
-              updated_at = now() WHERE id = $1`,
-      [id, status, carrierId],
+  /**
+   * Commits the carrier's id, the row `queued` (provider_message_adopt, one
+   * statement): it also says whether intake holds statuses of that id, which
+   * the step then applies (SmsResult's heldStatuses). From here on the row's
+   * status changes only by the callbacks' rule, which records each change's
+   * activity with it.
+   */
+  private async adopt(id: string, carrierId: string): Promise<Answer> {
+    const { rows } = await this.options.pool.query<{ held: boolean }>(
+      'SELECT provider_message_adopt($1, $2) AS held',
+      [id, carrierId],
     );
-    return { status, providerMessageId: id };
+    return {
+      status: 'queued',
+      providerMessageId: id,
+      ...(rows[0]?.held ? { heldStatuses: true } : {}),
+    };
   }
 
   /**
@@ -333,7 +380,7 @@ export class TwilioProvider implements MessagingProvider {
     );
     if (rows[0]) return { row: rows[0], fresh: true };
     const found = await this.options.pool.query<MessageRow>(
-      `SELECT ${COLUMNS} FROM provider_messages WHERE idempotency_key = $1`,
+      `SELECT ${COLUMNS_HELD} FROM provider_messages m WHERE idempotency_key = $1`,
       [request.idempotencyKey],
     );
     if (!found.rows[0]) throw new Error('provider message neither inserted nor found');
@@ -352,7 +399,7 @@ export class TwilioProvider implements MessagingProvider {
 
   private async readRow(id: string): Promise<MessageRow> {
     const { rows } = await this.options.pool.query<MessageRow>(
-      `SELECT ${COLUMNS} FROM provider_messages WHERE id = $1`,
+      `SELECT ${COLUMNS_HELD} FROM provider_messages m WHERE id = $1`,
       [id],
     );
     if (!rows[0]) throw new Error(`provider message ${id} vanished`);
@@ -374,17 +421,24 @@ async function twiml(script: string | null): Promise<string> {
   return response.toString();
 }
 
-/** A message Twilio listed: delivered or failed already, or still on its way (queued). */
-function statusOfListed(status: string): string {
-  if (status === 'delivered') return 'delivered';
-  if (status === 'failed' || status === 'undelivered') return 'failed';
-  return 'queued';
-}
-
-/** What a row a previous try of the step finished answers. */
+/**
+ * What a row a previous try of the step finished answers. One with Twilio's
+ * sid answers `queued`, what the send itself was, whatever its status is now:
+ * a later status was set by a callback (or the step's held statuses) together
+ * with its activity, which the step must not record again; with the held
+ * statuses, when that try committed the sid but not the step (they were
+ * applied in the step's transaction, and rolled back with it).
+ */
 function answerOf(row: MessageRow): Answer {
+  if (row.carrier_id !== null) {
+    return {
+      status: 'queued',
+      providerMessageId: row.id,
+      ...(row.held ? { heldStatuses: true } : {}),
+    };
+  }
   const answer: Answer = { status: row.status, providerMessageId: row.id };
-  if (row.status !== 'failed' || row.carrier_id !== null) return answer;
+  if (row.status !== 'failed') return answer;
   const carrierCode =
     row.error_code !== null && /^\d+$/.test(row.error_code) ? row.error_code : null;
   return { ...answer, failure: { reason: reasonOf(row.error_code), errorCode: carrierCode } };

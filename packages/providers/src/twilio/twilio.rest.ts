@@ -30,6 +30,10 @@ export interface ListedResource {
   body?: string;
   messaging_service_sid?: string | null;
   status: string;
+  /** A message's: Twilio's code of why it failed. */
+  error_code?: number | null;
+  /** A call's: what machine detection decided (human, machine_end_beep, ...). */
+  answered_by?: string | null;
   date_created: string;
 }
 

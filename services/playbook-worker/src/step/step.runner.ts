@@ -9,7 +9,11 @@ import {
 } from '@leadhook/activities';
 import { checkContactWindow } from '@leadhook/contact-window';
 import type { JobPayloads, PlaybookStep } from '@leadhook/contracts';
-import { ProviderCredentialsError, ProviderUnavailableError } from '@leadhook/providers';
+import {
+  applyHeldStatuses,
+  ProviderCredentialsError,
+  ProviderUnavailableError,
+} from '@leadhook/providers';
 import { DUE_TOLERANCE_MS, type PlaybookDeps, scheduleStep } from '../playbook.deps.js';
 import { parseSteps } from '../steps.js';
 import { claimStep, deferStep, readPlay, recordStep } from './step.queries.js';
@@ -60,6 +64,15 @@ export type StepResult =
  * PostgreSQL work per step: one read, then BEGIN, the claim, the recording
  * (playbook_step_record: the activities through the activity path, the play's
  * end) and COMMIT (step.queries.ts).
+ *
+ * Statuses the carrier reported before the provider committed the message's
+ * carrier id (intake held them, docs/operations.md, "Twilio's callbacks") are
+ * applied after the step's own activities, in the same transaction
+ * (applyHeldStatuses): with the lead's lock the claim took, as a callback
+ * arriving after the commit would have, and once, since they commit (or roll
+ * back, to be applied by the step's next try) with the step. Not by the
+ * provider when it commits the id: that is its own connection, and recording
+ * an activity there would wait for this transaction's lock on the lead.
  */
 export async function runStep(deps: PlaybookDeps, payload: StepPayload): Promise<StepResult> {
   const { pool } = deps;
@@ -130,7 +143,7 @@ export async function runStep(deps: PlaybookDeps, payload: StepPayload): Promise
           enrollmentId: payload.enrollment_id,
           smsSentBefore: claimed.r_sms_sent,
         })
-      : { status: 'none', activities: [] };
+      : { status: 'none', activities: [], heldFor: null };
     const rows = await recordStep(client, {
       enrollmentId: payload.enrollment_id,
       leadId: play.lead_id,
@@ -140,7 +153,8 @@ export async function runStep(deps: PlaybookDeps, payload: StepPayload): Promise
       // undeliverable), then `completed` and `unreachable`.
       ids: activityIds(2 * sent.activities.length + 2),
     });
-    return { kind: 'ran' as const, status: sent.status, rows };
+    const held = sent.heldFor === null ? [] : await applyHeldStatuses(client, sent.heldFor);
+    return { kind: 'ran' as const, status: sent.status, rows, held };
   }).catch((err: unknown) => tryLater(deps, err, now));
 
   if (outcome && (outcome.kind === 'retry' || outcome.kind === 'credentials_refused')) {
@@ -151,10 +165,15 @@ export async function runStep(deps: PlaybookDeps, payload: StepPayload): Promise
     announce(deps.queues, deps.logger, outcome.activities);
     return { kind: 'skipped', reason: 'do_not_contact' };
   }
-  announce(deps.queues, deps.logger, recordedActivities(play.lead_id, outcome.rows));
+  announce(deps.queues, deps.logger, [
+    ...recordedActivities(play.lead_id, outcome.rows),
+    ...outcome.held,
+  ]);
   const status = outcome.rows.find((row) => row.r_id === null)?.r_status;
+  // A held status that is an outcome (undeliverable, opted_out) stopped the play.
+  const stopped = outcome.held.some((activity) => activity.type === 'outcome');
   let next: Extract<StepResult, { kind: 'ran' }>['next'];
-  if (status === 'active' && nextAt) {
+  if (status === 'active' && nextAt && !stopped) {
     next = { step: payload.step + 1, at: nextAt };
     scheduleStep(deps, payload.enrollment_id, next.step, next.at);
   } else {
