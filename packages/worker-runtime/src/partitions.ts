@@ -2,8 +2,8 @@ import type { Pool, PoolClient } from '@leadhook/db';
 import { openOutboxRows, PeriodicJob } from '@leadhook/queue';
 
 /**
- * The partition job (docs/operations.md, "History partitions" and "Outbox
- * partitions"): keeps the monthly partitions of the history tables
+ * The partition job (docs/operations.md, "History partitions";
+ * docs/operations.md, "Outbox partitions"): keeps the monthly partitions of the history tables
  * (submissions, activities, deliveries, attempts; partitioned by their ids'
  * month) and the daily partitions of the outbox (by created_at) ahead of time,
  * drops whole months past HISTORY_RETENTION when it is set, and whole days of
