@@ -22,8 +22,8 @@ import { ensureBuilt, type ServiceProcess, startProcess, waitFor } from './suppo
  * again, records it once, and the play goes on to its call.
  *
  * Meanwhile Twilio reports the SMS delivered to the real intake, which finds no
- * message with that SID and holds the status (docs/operations.md, "Twilio's
- * callbacks"): the restarted worker's adoption of the message applies it, and
+ * message with that SID and holds the status
+ * (docs/operations.md, "Twilio's callbacks"): the restarted worker's adoption of the message applies it, and
  * message_delivered is recorded once.
  */
 
