@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from '@leadhook/db';
 import { openOutboxRows, PeriodicJob } from '@leadhook/queue';
+import { withSessionLock } from './session-lock.js';
 
 /**
  * The partition job (docs/operations.md, "History partitions";
@@ -125,16 +126,9 @@ export class PartitionJob extends PeriodicJob {
 
   /** One round with the lock; null when another process holds it. */
   async runOnce(): Promise<PartitionRound | null> {
-    const client = await this.options.pool.connect();
-    let failure: Error | undefined;
-    try {
-      const { rows } = await client.query<{ locked: boolean }>(
-        'SELECT pg_try_advisory_lock($1) AS locked',
-        [PARTITIONS_LOCK_KEY],
-      );
-      if (!rows[0]?.locked) return null;
+    return withSessionLock(this.options.pool, PARTITIONS_LOCK_KEY, async (client) => {
+      await client.query(`SET lock_timeout = '${LOCK_TIMEOUT}'`);
       try {
-        await client.query(`SET lock_timeout = '${LOCK_TIMEOUT}'`);
         const now = this.options.now?.() ?? new Date();
         const created = [
           ...(await this.createAhead(client, now)),
@@ -151,16 +145,8 @@ export class PartitionJob extends PeriodicJob {
         return round;
       } finally {
         await client.query('RESET lock_timeout');
-        await client.query('SELECT pg_advisory_unlock($1)', [PARTITIONS_LOCK_KEY]);
       }
-    } catch (err) {
-      // A broken connection is dropped rather than pooled (its session, and any
-      // lock it held, ends with it).
-      failure = err instanceof Error ? err : new Error(String(err));
-      throw err;
-    } finally {
-      client.release(failure);
-    }
+    });
   }
 
   private async createAhead(client: PoolClient, now: Date): Promise<string[]> {

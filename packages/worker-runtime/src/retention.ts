@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from '@leadhook/db';
 import { PeriodicJob } from '@leadhook/queue';
+import { withSessionLock } from './session-lock.js';
 
 /**
  * The retention job (issue 6): removes what leadhook no longer needs, on a timer
@@ -114,29 +115,11 @@ export class RetentionJob extends PeriodicJob {
    * rows removed per kind, or null when another process holds the lock.
    */
   async runOnce(): Promise<Record<RetentionKind, number> | null> {
-    const client = await this.options.pool.connect();
-    let failure: Error | undefined;
-    try {
-      const { rows } = await client.query<{ locked: boolean }>(
-        'SELECT pg_try_advisory_lock($1) AS locked',
-        [RETENTION_LOCK_KEY],
-      );
-      if (!rows[0]?.locked) return null;
-      try {
-        const removed = await this.removeAll(client);
-        this.options.onRound?.(removed);
-        return removed;
-      } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK_KEY]);
-      }
-    } catch (err) {
-      // A broken connection is dropped rather than pooled (its session, and any
-      // lock it held, ends with it).
-      failure = err instanceof Error ? err : new Error(String(err));
-      throw err;
-    } finally {
-      client.release(failure);
-    }
+    return withSessionLock(this.options.pool, RETENTION_LOCK_KEY, async (client) => {
+      const removed = await this.removeAll(client);
+      this.options.onRound?.(removed);
+      return removed;
+    });
   }
 
   private async removeAll(client: PoolClient): Promise<Record<RetentionKind, number>> {
