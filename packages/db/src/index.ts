@@ -49,4 +49,4 @@ export {
 } from './migrator.js';
 export { FUNCTIONS_DIR, MIGRATIONS_DIR } from './paths.js';
 export type { Pool, PoolClient, PoolOptions } from './pool.js';
-export { createPool, isDatabaseUnavailable } from './pool.js';
+export { createPool, escapeIdentifier, isDatabaseUnavailable } from './pool.js';

@@ -94,3 +94,10 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * A PostgreSQL identifier (a table or partition name) quoted for SQL text:
+ * pg's own escaping, for the statements that name a table they read from the
+ * catalog (DDL and per-partition reads take no bind parameters for names).
+ */
+export const escapeIdentifier: (name: string) => string = pg.escapeIdentifier;

@@ -1,3 +1,4 @@
+import { escapeIdentifier } from '@leadhook/db';
 import type { Pool } from 'pg';
 import { PeriodicJob } from './periodic-task.js';
 import { type JobPayloads, OUTBOX_TOPIC_LIST, type OutboxTopic, type QueueSet } from './queues.js';
@@ -155,7 +156,7 @@ export class OutboxRelay extends PeriodicJob {
  * them: the partition job drops no day that still has one.
  */
 export async function openOutboxRows(pool: Pick<Pool, 'query'>, table: string): Promise<number> {
-  const name = `"${table.replaceAll('"', '""')}"`;
+  const name = escapeIdentifier(table);
   const { rows } = await pool.query<{ n: number }>(
     `SELECT (${OUTBOX_TOPIC_LIST.map(
       (topic) =>

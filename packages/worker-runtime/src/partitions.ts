@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from '@leadhook/db';
+import { escapeIdentifier, type Pool, type PoolClient } from '@leadhook/db';
 import { openOutboxRows, PeriodicJob } from '@leadhook/queue';
 import { withSessionLock } from './session-lock.js';
 
@@ -231,8 +231,8 @@ export class PartitionJob extends PeriodicJob {
         WHERE i.inhrelid = to_regclass($1) AND i.inhparent = to_regclass($2)`,
       [partition, table],
     );
-    const parent = quoteIdent(table);
-    const child = quoteIdent(partition);
+    const parent = escapeIdentifier(table);
+    const child = escapeIdentifier(partition);
     if (rows[0]?.pending) {
       await client.query(`ALTER TABLE ${parent} DETACH PARTITION ${child} FINALIZE`);
     } else if (rows[0] !== undefined) {
@@ -240,8 +240,4 @@ export class PartitionJob extends PeriodicJob {
     }
     await client.query(`DROP TABLE IF EXISTS ${child}`);
   }
-}
-
-function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
 }
