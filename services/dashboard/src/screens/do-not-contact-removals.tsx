@@ -7,16 +7,15 @@ import { ErrorMessage } from '../components';
 import { useApi } from '../session';
 import { FieldError, fieldProblems, invalidProps } from '../ui/form-errors';
 import { formatDateTime } from '../ui/format';
+import { Pager, useCursorPages } from '../ui/pager';
 import {
   type ApiKey,
   keyInWords,
   PAGE_SIZE,
-  Pager,
   REASONS,
   type Removal,
   removalsHref,
   sentence,
-  useCursorPages,
 } from '../ui/suppressions';
 
 /** Whether a phone was taken off the list before: its last removal, for the lookup. */

@@ -10,6 +10,7 @@ import { useApi } from '../session';
 import { ConfirmDialog, Modal } from '../ui/dialog';
 import { FieldError, fieldProblems, invalidProps } from '../ui/form-errors';
 import { formatDateTime } from '../ui/format';
+import { Pager, useCursorPages } from '../ui/pager';
 import { formatCount } from '../ui/sources';
 import {
   type ApiKey,
@@ -19,13 +20,11 @@ import {
   isReason,
   keyInWords,
   PAGE_SIZE,
-  Pager,
   REASON_ORDER,
   REASONS,
   removalsHref,
   screenHref,
   sentence,
-  useCursorPages,
   useKeyNames,
 } from '../ui/suppressions';
 import {

@@ -10,6 +10,7 @@ import { ConfirmDialog } from '../ui/dialog';
 import { LinkIcon } from '../ui/icons';
 import { IntegrationInstructionsDialog } from '../ui/integration-instructions';
 import { NewSourceDialog } from '../ui/new-source';
+import { Pager } from '../ui/pager';
 import { DEFAULT_PERIOD, type Period, PeriodChooser, periodRange } from '../ui/period';
 import {
   formatCount,
@@ -283,27 +284,13 @@ export function MarketingSourcesScreen() {
           </table>
         </div>
       ) : null}
-      {cursors.length > 1 || nextCursor ? (
-        <nav class="pager" aria-label="Pages of marketing sources">
-          <button
-            type="button"
-            class="secondary"
-            disabled={cursors.length === 1}
-            onClick={() => setCursors(cursors.slice(0, -1))}
-          >
-            Previous page
-          </button>
-          <span>Page {cursors.length}</span>
-          <button
-            type="button"
-            class="secondary"
-            disabled={!nextCursor}
-            onClick={() => nextCursor && setCursors([...cursors, nextCursor])}
-          >
-            Next page
-          </button>
-        </nav>
-      ) : null}
+      <Pager
+        label="Pages of marketing sources"
+        page={cursors.length}
+        next={nextCursor}
+        onNext={(next) => setCursors([...cursors, next])}
+        onPrevious={() => setCursors(cursors.slice(0, -1))}
+      />
       {dialog?.kind === 'new' ? (
         <NewSourceDialog
           playbooks={playbooks}
