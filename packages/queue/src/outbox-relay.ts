@@ -152,8 +152,8 @@ export class OutboxRelay extends PeriodicJob {
 
 /**
  * Open rows of one table of the outbox (a daily partition:
- * docs/operations.md, "Outbox partitions"), through each topic's relay index as the lag gauge reads
- * them: the partition job drops no day that still has one.
+ * docs/operations.md, "Outbox partitions"), through each topic's relay index
+ * as the lag gauge reads them: the partition job drops no day that still has one.
  */
 export async function openOutboxRows(pool: Pick<Pool, 'query'>, table: string): Promise<number> {
   const name = escapeIdentifier(table);
