@@ -45,19 +45,37 @@ export async function waitFor<T>(
 }
 
 /**
- * A port nothing listens on right now: bound once, then released. For a server
- * a test starts (freePort) or an address that must be unreachable (closedPort).
+ * Where freePort looks: below Linux's ephemeral range (32768-60999 by default),
+ * which the kernel hands to every outgoing connection. A port taken from that
+ * range (bind to port 0) could be given to another test's client connection to
+ * PostgreSQL or Redis before the test's server binds it, which one CI run saw
+ * as EADDRINUSE.
+ */
+const FREE_PORT_LOW = 20_000;
+const FREE_PORT_HIGH = 32_767;
+
+/** Whether a server can listen on `port` as the services do (every address, IPv6 and IPv4). */
+async function canListen(port: number): Promise<boolean> {
+  const server = createServer();
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, () => resolve(true));
+  });
+  if (listening) await new Promise((resolve) => server.close(resolve));
+  return listening;
+}
+
+/**
+ * A port nothing listens on right now: a random one of 20000-32767 that a
+ * server could bind, then released. For a server a test starts (freePort) or
+ * an address that must be unreachable (closedPort).
  */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (typeof address !== 'object' || !address) throw new Error('no address');
-  return address.port;
+  for (let tries = 0; tries < 100; tries++) {
+    const port = FREE_PORT_LOW + Math.floor(Math.random() * (FREE_PORT_HIGH - FREE_PORT_LOW + 1));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${FREE_PORT_LOW}-${FREE_PORT_HIGH} after 100 tries`);
 }
 
 /** A port nothing listens on (an unreachable Redis or PostgreSQL): freePort by its use. */
